@@ -1,0 +1,238 @@
+"""Readings: what a set of cards is when played, and which reading beats which.
+
+A *reading* is one way to play exactly a given set of cards at a level: its kind, the rank that
+orders it, the cards and the level. Wilds (the hearts of the level rank) make one set of cards
+readable in several ways, so ``classify`` returns all of them, strongest first.
+
+>>> from guandan.cards import parse_cards
+>>> [(r.kind, r.rank) for r in classify(parse_cards("H7 S9 D9"), "7")]
+[('triple', '9')]
+>>> a = classify(parse_cards("S9 D9 C9 S3 D3"), "2")[0]
+>>> b = classify(parse_cards("S8 D8 C8 SA DA"), "2")[0]
+>>> beats(a, b)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from guandan.cards import RANK_VALUE, VALUE_RANK, Card, check_level, rank_strength
+
+KINDS: Final = (
+    "single", "pair", "triple", "full_house", "straight", "tube", "plate",
+    "bomb", "straight_flush", "joker_bomb",
+)
+#: Kinds ordered by the natural sequence, not by strength.
+SEQUENCE_KINDS: Final = frozenset({"straight", "tube", "plate", "straight_flush"})
+#: Kinds whose size is fixed (every kind but the bomb).
+KIND_SIZE: Final = {
+    "single": 1, "pair": 2, "triple": 3, "full_house": 5, "straight": 5, "tube": 6,
+    "plate": 6, "straight_flush": 5, "joker_bomb": 4,
+}
+
+_SF_POWER: Final = 11
+_JOKER_BOMB_POWER: Final = 30
+
+
+def special_power(kind: str, size: int) -> int:
+    """Order of the special kinds (0 for a normal combination).
+
+    ``4-bomb < 5-bomb < straight_flush < 6-bomb < … < 10-bomb < joker_bomb``.
+    """
+    if kind == "bomb":
+        return 2 * size
+    if kind == "straight_flush":
+        return _SF_POWER
+    if kind == "joker_bomb":
+        return _JOKER_BOMB_POWER
+    return 0
+
+
+class Reading:
+    """One way to play a set of cards: ``kind``, ``rank``, ``cards`` and ``level``.
+
+    ``key`` orders readings of one kind and size; ``power`` orders the special kinds (0 for a
+    normal combination). Readings are immutable and compare equal when kind, rank, level and
+    the multiset of cards are equal.
+    """
+
+    __slots__ = ("cards", "key", "kind", "level", "power", "rank")
+
+    kind: str
+    rank: str | None
+    cards: tuple[Card, ...]
+    level: str
+    key: int
+    power: int
+
+    def __init__(self, kind: str, rank: str | None, cards: Sequence[Card], level: str) -> None:
+        self.kind = kind
+        self.rank = rank
+        self.cards = tuple(cards)
+        self.level = level
+        if rank is None:
+            self.key = 0
+        elif kind in SEQUENCE_KINDS:
+            self.key = RANK_VALUE[rank]
+        else:
+            self.key = rank_strength(rank, level)
+        self.power = special_power(kind, len(self.cards))
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def is_special(self) -> bool:
+        """Bombs, straight flushes and the joker bomb: they beat every normal combination."""
+        return self.power > 0
+
+    def signature(self) -> tuple[str, str | None, tuple[int, ...]]:
+        """What makes two plays the same: kind, rank and the multiset of cards."""
+        return (self.kind, self.rank, tuple(sorted(c.index for c in self.cards)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Reading):
+            return NotImplemented
+        return self.level == other.level and self.signature() == other.signature()
+
+    def __hash__(self) -> int:
+        return hash((self.level, self.signature()))
+
+    def __repr__(self) -> str:
+        cards = " ".join(c.notation for c in self.cards)
+        return f"Reading({self.kind!r}, {self.rank!r}, '{cards}', level={self.level!r})"
+
+    def to_json(self) -> dict[str, object]:
+        """The play as a hand record writes it (without the seat)."""
+        return {"cards": [c.notation for c in self.cards], "kind": self.kind, "rank": self.rank}
+
+
+def beats(a: Reading, b: Reading) -> bool:
+    """True when ``a`` may be played on ``b``.
+
+    A normal combination beats only the same kind with the same number of cards and a higher
+    key; the special kinds beat every normal one and each other in their own order. Equal keys
+    never beat.
+    """
+    if a.power or b.power:
+        if a.power != b.power:
+            return a.power > b.power
+        return a.key > b.key  # same bomb size, or two straight flushes; joker bombs tie at 0
+    return a.kind == b.kind and len(a.cards) == len(b.cards) and a.key > b.key
+
+
+def strength_order(r: Reading) -> tuple[int, int, int]:
+    """Sort key: special kinds by power, then the key; used to list readings strongest first."""
+    return (r.power, r.key, len(r.cards))
+
+
+def _window(top: int, length: int) -> list[int]:
+    """Natural values of a sequence ending at ``top``; 1 stands for a low A."""
+    return list(range(top - length + 1, top + 1))
+
+
+def _nat(v: int) -> int:
+    return 14 if v == 1 else v
+
+
+def classify(cards: Iterable[Card], level: str) -> list[Reading]:
+    """Every distinct reading of exactly ``cards`` at ``level``, strongest first; ``[]`` if none.
+
+    >>> from guandan.cards import parse_cards
+    >>> [(r.kind, r.rank) for r in classify(parse_cards("H2 S3 D4 C5 S6"), "2")]
+    [('straight', '7'), ('straight', '6')]
+    >>> classify(parse_cards("BJ LJ"), "2")
+    []
+    """
+    level = check_level(level)
+    cs = tuple(cards)
+    n = len(cs)
+    if n == 0 or n > 10:
+        return []
+    jokers = [c for c in cs if c.is_joker]
+    wilds = [c for c in cs if c.suit == "H" and c.rank == level]
+    naturals = [c for c in cs if c.suit and not (c.suit == "H" and c.rank == level)]
+    w = len(wilds)
+    out: list[Reading] = []
+
+    if jokers:
+        if n == 1:
+            out.append(Reading("single", jokers[0].rank, cs, level))
+        elif n == 2 and len(jokers) == 2 and jokers[0].rank == jokers[1].rank:
+            out.append(Reading("pair", jokers[0].rank, cs, level))
+        elif n == 4 and len(jokers) == 4 and sorted(j.rank for j in jokers) == ["BJ", "BJ", "LJ", "LJ"]:
+            out.append(Reading("joker_bomb", None, cs, level))
+        return out
+
+    counts: dict[int, int] = {}
+    for c in naturals:
+        counts[c.value] = counts.get(c.value, 0) + 1
+    level_value = RANK_VALUE[level]
+
+    # Same-rank kinds: every natural of one rank, wilds fill; wilds alone are the level rank.
+    if len(counts) <= 1:
+        value = next(iter(counts)) if counts else level_value
+        rank = VALUE_RANK[value]
+        if n <= 3:
+            out.append(Reading(("single", "pair", "triple")[n - 1], rank, cs, level))
+        elif n >= 4:
+            out.append(Reading("bomb", rank, cs, level))
+
+    if n == 5:
+        # Full house: a triple and a pair of another rank; wilds may fill either part (the
+        # triple needs a natural card: two wilds cannot make three).
+        for t, ct in counts.items():
+            others = [v for v in counts if v != t]
+            if ct <= 3 and len(others) <= 1 and (not others or counts[others[0]] <= 2):
+                out.append(Reading("full_house", VALUE_RANK[t], cs, level))
+        # Straights and straight flushes: five distinct natural values in a window.
+        if all(c == 1 for c in counts.values()):
+            suits = {c.suit for c in naturals}
+            for top in range(5, 15):
+                win = _window(top, 5)
+                vals = {_nat(v) for v in win}
+                if all(v in vals for v in counts):
+                    rank = VALUE_RANK[top]
+                    if len(suits) == 1:
+                        out.append(Reading("straight_flush", rank, cs, level))
+                    if len(suits) > 1 or w > 0:
+                        out.append(Reading("straight", rank, cs, level))
+
+    if n == 6:
+        for length, per, kind, low_top in ((3, 2, "tube", 3), (2, 3, "plate", 2)):
+            if any(c > per for c in counts.values()):
+                continue
+            for top in range(low_top, 15):
+                vals = {_nat(v) for v in _window(top, length)}
+                if all(v in vals for v in counts):
+                    out.append(Reading(kind, VALUE_RANK[top], cs, level))
+
+    out = _dedupe(out)
+    out.sort(key=strength_order, reverse=True)
+    return out
+
+
+def _dedupe(readings: list[Reading]) -> list[Reading]:
+    seen: set[tuple[str, str | None]] = set()
+    result = []
+    for r in readings:
+        k = (r.kind, r.rank)
+        if k not in seen:
+            seen.add(k)
+            result.append(r)
+    return result
+
+
+def read_as(cards: Iterable[Card], level: str, kind: str, rank: str | None) -> Reading:
+    """The reading of ``cards`` with this kind and rank; ``ValueError`` saying why if none."""
+    cs = list(cards)
+    readings = classify(cs, level)
+    for r in readings:
+        if r.kind == kind and r.rank == rank:
+            return r
+    names = ", ".join(f"{r.kind} {r.rank}" for r in readings) or "no combination"
+    shown = " ".join(c.notation for c in cs)
+    raise ValueError(f"{shown} cannot be played as {kind} {rank} at level {level} (it reads as {names})")
