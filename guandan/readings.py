@@ -80,6 +80,15 @@ class Reading:
             self.key = rank_strength(rank, level)
         self.power = special_power(kind, len(self.cards))
 
+    @classmethod
+    def _known(
+        cls, kind: str, rank: str | None, cards: tuple[Card, ...], level: str, key: int, power: int
+    ) -> Reading:
+        """Build a reading whose key and power the caller has already worked out (hot path)."""
+        r = object.__new__(cls)
+        r.kind, r.rank, r.cards, r.level, r.key, r.power = kind, rank, cards, level, key, power
+        return r
+
     @property
     def size(self) -> int:
         return len(self.cards)
@@ -163,7 +172,7 @@ def classify(cards: Iterable[Card], level: str) -> list[Reading]:
             out.append(Reading("single", jokers[0].rank, cs, level))
         elif n == 2 and len(jokers) == 2 and jokers[0].rank == jokers[1].rank:
             out.append(Reading("pair", jokers[0].rank, cs, level))
-        elif n == 4 and len(jokers) == 4 and sorted(j.rank for j in jokers) == ["BJ", "BJ", "LJ", "LJ"]:
+        elif n == 4 and sorted(c.rank for c in cs) == ["BJ", "BJ", "LJ", "LJ"]:
             out.append(Reading("joker_bomb", None, cs, level))
         return out
 
@@ -235,4 +244,6 @@ def read_as(cards: Iterable[Card], level: str, kind: str, rank: str | None) -> R
             return r
     names = ", ".join(f"{r.kind} {r.rank}" for r in readings) or "no combination"
     shown = " ".join(c.notation for c in cs)
-    raise ValueError(f"{shown} cannot be played as {kind} {rank} at level {level} (it reads as {names})")
+    raise ValueError(
+        f"{shown} cannot be played as {kind} {rank} at level {level} (it reads as {names})"
+    )
