@@ -120,8 +120,8 @@ class _Groups:
                     continue
                 best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
             trip = tuple(nat[t][:used_t]) + tuple(wilds[: 3 - used_t])
-            cards = trip + best_cards
-            out.append(Reading._known("full_house", VALUE_RANK[t], cards, level, key, 0))
+            house = trip + best_cards
+            out.append(Reading._known("full_house", VALUE_RANK[t], house, level, key, 0))
         return out
 
     # -- sequences --------------------------------------------------------------------------
