@@ -1,0 +1,368 @@
+"""Hand records (``guandan-hand/1``): export, replay and validation.
+
+A record is one finished hand as a JSON object (see CONTRACT.md): the deal before tribute, the
+tribute, the leader, every action, the finish order and the levels before and after. Replaying
+a record checks it against the rules from its own deal and levels; consecutive records of one
+match are also checked for continuity (levels after = levels before of the next hand, the
+tribute derived from the previous finish order).
+
+>>> from guandan.match import Match
+>>> from guandan.players import make_player
+>>> m = Match("site", seed=1)
+>>> bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+>>> while len(m.records) < 2:
+...     m.apply(bots[m.to_act].act(m.observation(m.to_act)))
+>>> replay_records(m.records)
+[]
+>>> broken = dict(m.records[0], actions=m.records[0]["actions"][1:])
+>>> print(replay_records([broken])[0])
+line 1, hand 1, action 0: it is seat 1's turn, not seat 2's
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any, Final
+
+from guandan.cards import Card, check_level, full_deck, parse_card
+from guandan.hand import Hand
+from guandan.levels import Settlement, check_levels, settle
+from guandan.presets import PRESETS
+from guandan.readings import Reading
+from guandan.seats import SEATS, TEAMS
+from guandan.tribute import Gift, TributeExchange, TributePlan, plan_tribute
+
+FORMAT: Final = "guandan-hand/1"
+TRIBUTE_KINDS: Final = ("none", "single", "double", "exempt")
+
+
+def hand_record(
+    *,
+    rules: str,
+    match: int,
+    hand: int,
+    level: str,
+    level_team: str | None,
+    deal: Mapping[int, Sequence[Card]],
+    exchange: TributeExchange,
+    turns: Sequence[tuple[int, Reading | None]],
+    finish_order: Sequence[int],
+    settlement: Settlement,
+) -> dict[str, Any]:
+    """The ``guandan-hand/1`` record of one finished hand.
+
+    Besides the contract's fields it writes ``level_team``: the team whose level the hand was
+    played at (``null`` when both teams share it), which decides tries at A.
+    """
+    actions: list[dict[str, Any]] = []
+    for seat, play in turns:
+        if play is None:
+            actions.append({"seat": seat, "pass": True})
+        else:
+            actions.append({"seat": seat, **play.to_json()})
+    return {
+        "format": FORMAT,
+        "rules": rules,
+        "match": match,
+        "hand": hand,
+        "level": level,
+        "level_team": level_team,
+        "team_levels": dict(settlement.team_levels),
+        "a_tries": dict(settlement.a_tries),
+        "deal": {str(s): [c.notation for c in deal[s]] for s in SEATS},
+        "tribute": {
+            "kind": exchange.kind,
+            "gifts": [g.to_json() for g in exchange.gifts],
+            "returns": [r.to_json() for r in exchange.returns],
+        },
+        "leader": exchange.leader,
+        "actions": actions,
+        "finish_order": list(finish_order),
+        "team_levels_after": dict(settlement.team_levels_after),
+        "a_tries_after": dict(settlement.a_tries_after),
+        "final_winner": settlement.final_winner,
+    }
+
+
+@dataclass(frozen=True)
+class RecordError(ValueError):
+    """A record that breaks a rule: where (line, hand, action index) and why.
+
+    ``action`` is the index in the record's ``actions`` list (``None`` when the fault is
+    elsewhere: fields, deal, tribute, levels).
+    """
+
+    line: int | None
+    hand: int | None
+    action: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        parts = []
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        parts.append(f"hand {self.hand if self.hand is not None else '?'}")
+        if self.action is not None:
+            parts.append(f"action {self.action}")
+        return ", ".join(parts) + ": " + self.reason
+
+
+class _Fault(Exception):
+    def __init__(self, reason: str, action: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+
+
+def _need(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    if name not in record:
+        raise _Fault(f"missing field {name!r}")
+    value = record[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise _Fault(f"field {name!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _cards(value: object, where: str) -> list[Card]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise _Fault(f"{where} must be a list of card notations")
+    try:
+        return [parse_card(t) for t in value]
+    except ValueError as e:
+        raise _Fault(f"{where}: {e}") from None
+
+
+def _seat(value: object, where: str) -> int:
+    if type(value) is not int or value not in SEATS:
+        raise _Fault(f"{where} must be a seat 1-4, not {value!r}")
+    return value
+
+
+def _gifts(value: object, where: str) -> list[Gift]:
+    if not isinstance(value, list):
+        raise _Fault(f"{where} must be a list")
+    out = []
+    for i, g in enumerate(value):
+        if not isinstance(g, dict) or set(g) != {"from", "to", "card"}:
+            raise _Fault(f"{where}[{i}] must be {{from, to, card}}")
+        card = _cards([g["card"]], f"{where}[{i}].card")[0]
+        out.append(Gift(_seat(g["from"], f"{where}[{i}].from"), _seat(g["to"], f"{where}[{i}].to"),
+                        card))
+    return out
+
+
+def _show(gifts: Iterable[Gift]) -> str:
+    return ", ".join(f"{g.giver}→{g.receiver} {g.card.notation}" for g in gifts) or "none"
+
+
+@dataclass(frozen=True)
+class _Replayed:
+    """What a checked record leaves for the next one of the same match."""
+
+    rules: str
+    match: int
+    hand: int
+    finish_order: list[int]
+    team_levels_after: dict[str, str]
+    a_tries_after: dict[str, int]
+    level_team_after: str
+    final_winner: str | None
+
+
+def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
+    if not isinstance(record, dict):
+        raise _Fault("a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise _Fault(f"format must be {FORMAT!r}, not {record.get('format')!r}")
+    rules = _need(record, "rules", str)
+    if rules not in PRESETS:
+        raise _Fault(f"unknown rules {rules!r} (known: {', '.join(PRESETS)})")
+    preset = PRESETS[rules]
+    match_no = _need(record, "match", int)
+    hand_no = _need(record, "hand", int)
+    if match_no < 1 or hand_no < 1:
+        raise _Fault("match and hand numbers start at 1")
+    try:
+        level = check_level(_need(record, "level", str))
+        team_levels = dict(_need(record, "team_levels", dict))
+        a_tries = dict(_need(record, "a_tries", dict))
+        check_levels(team_levels, a_tries, preset)
+    except ValueError as e:
+        raise _Fault(str(e)) from None
+    level_team = record.get("level_team")
+    if level_team is not None and level_team not in TEAMS:
+        raise _Fault(f"level_team must be 13, 24 or null, not {level_team!r}")
+    if previous is not None:
+        if previous.final_winner is not None:
+            raise _Fault(f"match {match_no} was already won by team {previous.final_winner}")
+        if team_levels != previous.team_levels_after or a_tries != previous.a_tries_after:
+            raise _Fault(f"levels before the hand {team_levels} / tries {a_tries} differ from "
+                         f"those after hand {previous.hand}: {previous.team_levels_after} / "
+                         f"{previous.a_tries_after}")
+        if level_team is not None and level_team != previous.level_team_after:
+            raise _Fault(f"the hand is played at team {previous.level_team_after}'s level, "
+                         f"not team {level_team}'s")
+        level_team = previous.level_team_after
+    elif "level_team" not in record:
+        matching = [t for t in TEAMS if team_levels[t] == level]
+        level_team = matching[0] if len(matching) == 1 else None
+    if level_team is not None and team_levels[level_team] != level:
+        raise _Fault(f"level {level} is not team {level_team}'s level {team_levels[level_team]}")
+    if level_team is None and not team_levels["13"] == team_levels["24"] == level:
+        raise _Fault(f"level {level} is not the level the hand must be played at")
+
+    deal_field = _need(record, "deal", dict)
+    if set(deal_field) != {"1", "2", "3", "4"}:
+        raise _Fault("deal must give the cards of seats 1, 2, 3, 4")
+    deal = {s: _cards(deal_field[str(s)], f"deal of seat {s}") for s in SEATS}
+    for s in SEATS:
+        if len(deal[s]) != 27:
+            raise _Fault(f"seat {s} was dealt {len(deal[s])} cards, not 27")
+    if Counter(c for s in SEATS for c in deal[s]) != Counter(full_deck()):
+        raise _Fault("the deal is not two full decks of 108 cards")
+
+    tribute = _need(record, "tribute", dict)
+    kind = tribute.get("kind")
+    if kind not in TRIBUTE_KINDS:
+        raise _Fault(f"tribute kind must be one of {', '.join(TRIBUTE_KINDS)}, not {kind!r}")
+    gifts = _gifts(tribute.get("gifts"), "tribute gifts")
+    returns = _gifts(tribute.get("returns"), "tribute returns")
+    leader = _seat(record.get("leader"), "leader")
+    declared = TributePlan(kind, tuple(gifts), leader)
+    if previous is not None:
+        prev_finish: list[int] | None = previous.finish_order
+        plan = plan_tribute(prev_finish, deal, level, preset)
+        if plan != declared:
+            raise _Fault(f"tribute should be {plan.kind} (gifts {_show(plan.gifts)}, leader "
+                         f"{plan.leader}) after finish order {prev_finish}, not {kind} (gifts "
+                         f"{_show(gifts)}, leader {leader})")
+    elif hand_no == 1:
+        prev_finish = None
+        if declared != TributePlan("none", (), 1):
+            raise _Fault("hand 1 of a match has no tribute and seat 1 leads")
+    else:
+        candidates = [list(p) for p in permutations(SEATS)
+                      if plan_tribute(list(p), deal, level, preset) == declared]
+        if not candidates:
+            raise _Fault(f"tribute {kind} (gifts {_show(gifts)}, leader {leader}) follows from "
+                         f"no finish order of the previous hand")
+        prev_finish = candidates[0]
+
+    exchange = TributeExchange(deal, level, preset, prev_finish)
+    if len(returns) != len(exchange.gifts):
+        raise _Fault(f"{len(exchange.gifts)} returns are due, the record has {len(returns)}")
+    for i, r in enumerate(returns):
+        due = exchange.gifts[i]
+        if (r.giver, r.receiver) != (due.receiver, due.giver):
+            raise _Fault(f"return {i} must go from seat {due.receiver} to seat {due.giver}")
+        try:
+            exchange.apply_return(r.giver, r.card)
+        except ValueError as e:
+            raise _Fault(f"return {i}: {e}") from None
+
+    hand = Hand(exchange.hands, level, exchange.leader)
+    actions = _need(record, "actions", list)
+    for i, a in enumerate(actions):
+        if hand.over:
+            raise _Fault("the hand was already over", i)
+        if not isinstance(a, dict) or "seat" not in a:
+            raise _Fault("an action must be an object with a seat", i)
+        try:
+            seat = _seat(a["seat"], "seat")
+            if a.get("pass") is True and set(a) == {"seat", "pass"}:
+                hand.pass_turn(seat)
+            elif set(a) == {"seat", "cards", "kind", "rank"}:
+                cards = _cards(a["cards"], "cards")
+                rank = a["rank"]
+                if not isinstance(a["kind"], str) or not (rank is None or isinstance(rank, str)):
+                    raise _Fault("kind and rank must be strings (rank null for a joker bomb)")
+                hand.play(seat, hand.check_cards(seat, cards, a["kind"], rank))
+            else:
+                raise _Fault(f"an action is {{seat, pass: true}} or {{seat, cards, kind, rank}}, "
+                             f"not {sorted(a)}")
+        except _Fault as f:
+            raise _Fault(f.reason, i) from None
+        except ValueError as e:
+            raise _Fault(str(e), i) from None
+    if not hand.over:
+        raise _Fault("the hand is not over after the last action", len(actions))
+    order = hand.ranking()
+    if record.get("finish_order") != order:
+        raise _Fault(f"finish order should be {order}, not {record.get('finish_order')!r}")
+    result = settle(team_levels, a_tries, level_team, order, preset)
+    for name, want in (("team_levels_after", result.team_levels_after),
+                       ("a_tries_after", result.a_tries_after),
+                       ("final_winner", result.final_winner)):
+        if name not in record:
+            raise _Fault(f"missing field {name!r}")
+        if record[name] != want:
+            raise _Fault(f"{name} should be {want!r}, not {record[name]!r}")
+    return _Replayed(rules, match_no, hand_no, order, result.team_levels_after,
+                     result.a_tries_after, result.level_team, result.final_winner)
+
+
+class Validator:
+    """Checks records one at a time, in file order, keeping what continuity needs.
+
+    Consecutive records of one match (same rules and match, hand numbers following) are
+    checked for continuity; a record whose previous hand is not the record before it is
+    checked on its own, its tribute against some finish order that explains it.
+    """
+
+    def __init__(self) -> None:
+        self.checked = 0
+        self.errors: list[RecordError] = []
+        self._previous: _Replayed | None = None
+
+    def feed(self, record: object, line: int | None = None) -> RecordError | None:
+        """Check one record; the error (also kept in ``errors``) or ``None``."""
+        self.checked += 1
+        hand_no = record.get("hand") if isinstance(record, dict) else None
+        hand_no = hand_no if type(hand_no) is int else None
+        prev = self._previous
+        if prev is not None and not (
+            isinstance(record, dict) and record.get("rules") == prev.rules
+            and record.get("match") == prev.match and hand_no == prev.hand + 1
+        ):
+            prev = None
+        try:
+            self._previous = _check_record(record, prev)
+        except _Fault as f:
+            self._previous = None
+            error = RecordError(line, hand_no, f.action, f.reason)
+            self.errors.append(error)
+            return error
+        return None
+
+    def feed_line(self, text: str, line: int) -> RecordError | None:
+        """Check one line of JSON Lines text."""
+        try:
+            record = json.loads(text)
+        except json.JSONDecodeError as e:
+            self.checked += 1
+            self._previous = None
+            error = RecordError(line, None, None, f"malformed JSON: {e.msg}")
+            self.errors.append(error)
+            return error
+        return self.feed(record, line)
+
+
+def replay_records(records: Iterable[object]) -> list[RecordError]:
+    """Check records in order (lines numbered from 1); every error, ``[]`` when all are fine."""
+    validator = Validator()
+    for line, record in enumerate(records, start=1):
+        validator.feed(record, line)
+    return validator.errors
+
+
+def validate_lines(lines: Iterable[str]) -> Validator:
+    """Check JSON Lines text, one record per line (blank lines are skipped, still counted)."""
+    validator = Validator()
+    for line, text in enumerate(lines, start=1):
+        if text.strip():
+            validator.feed_line(text, line)
+    return validator
