@@ -1,0 +1,163 @@
+"""The web API's request and response models (pydantic).
+
+Cards travel as notation strings (``"H7"``, ``"BJ"``); seats as integers 1-4; teams as
+``"13"`` / ``"24"``. The browser only ever receives its own seat's cards.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PresetName = Literal["site", "national", "huaian", "nanjing"]
+Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGameIn(_In):
+    """Start a new match. ``team_levels`` / ``level_team`` start it prepared (practice)."""
+
+    preset: PresetName = "site"
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    team_levels: dict[Literal["13", "24"], Level] | None = None
+    level_team: Literal["13", "24"] | None = None
+
+
+class PlayIn(_In):
+    """Play the selected cards; ``kind``/``rank`` pick one reading when several are legal."""
+
+    cards: list[str] = Field(max_length=27)
+    kind: str | None = Field(default=None, max_length=20)
+    rank: str | None = Field(default=None, max_length=2)
+
+
+class CardsIn(_In):
+    cards: list[str] = Field(max_length=27)
+
+
+class ReturnIn(_In):
+    card: str = Field(max_length=4)
+
+
+class StepIn(_In):
+    """Let the server act for the seat to act: an AI seat, or seat 1 when ``auto`` is on."""
+
+    auto: bool = False
+
+
+class PlayOut(BaseModel):
+    cards: list[str]
+    kind: str
+    rank: str | None
+
+
+class Event(BaseModel):
+    """One action of this hand: a tribute gift or return, a play or a pass."""
+
+    kind: Literal["gift", "return", "play", "pass", "exempt"]
+    seat: int
+    to: int | None = None
+    card: str | None = None
+    play: PlayOut | None = None
+    finished: int | None = None  # the finish rank reached by this play, if any
+
+
+class TableOut(BaseModel):
+    seat: int
+    play: PlayOut
+
+
+class TributeOut(BaseModel):
+    kind: str  # none | single | double | exempt
+    gifts: list[Event] = []
+    returns: list[Event] = []
+    exempt_jokers: dict[str, int] = {}  # seat -> big jokers held, when exempt
+    pending: list[int] = []  # seats that still have to return a card
+
+
+class HandResult(BaseModel):
+    hand: int
+    level: str
+    finish_order: list[int]
+    winner: str
+    gain: int
+    team_levels_before: dict[str, str]
+    team_levels_after: dict[str, str]
+    a_tries_before: dict[str, int]
+    a_tries_after: dict[str, int]
+    why: str  # gain3 | gain2 | gain1 | a_not_passed | a_try_failed | a_reset | final
+    why_ko: str = ""  # the engine's own explanation
+    why_en: str = ""
+    reset: str | None = None  # a team sent back to 2 after its last try at A
+    a_try: int | None = None  # which try at A this was (presets with tries)
+    a_tries_max: int | None = None
+    final_winner: str | None = None
+
+
+class GameState(BaseModel):
+    id: str
+    preset: PresetName
+    match_number: int
+    hand_number: int
+    phase: str
+    level: str
+    wild: str
+    level_team: str | None
+    team_levels: dict[str, str]
+    a_tries: dict[str, int]
+    a_tries_max: int | None
+    counts: dict[str, int]
+    hand: list[str]
+    hand_groups: list[list[str]]
+    table: TableOut | None
+    leader: int | None
+    to_act: int | None
+    my_turn: bool
+    can_pass: bool
+    returnable: list[str]
+    history: list[Event]
+    trick: list[Event]
+    finish_order: list[int]
+    tribute: TributeOut | None
+    result: HandResult | None
+    results: list[HandResult]
+    final_winner: str | None
+    ai: str
+
+
+class StepOut(BaseModel):
+    state: GameState
+    event: Event | None
+
+
+class ReadingsOut(BaseModel):
+    readings: list[PlayOut]  # every reading of the cards, strongest first
+    legal: list[PlayOut]  # those that may be played now, strongest first
+
+
+class HintOut(BaseModel):
+    kind: Literal["play", "pass", "return"]
+    cards: list[str]
+    play: PlayOut | None
+    reason: dict[str, str]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    params: dict[str, object] = {}
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class RecordsOut(BaseModel):
+    preset: str
+    match_number: int
+    results: list[HandResult]
+    records: list[dict[str, object]]

@@ -1,0 +1,364 @@
+"""From the engine's objects to the page's JSON, and the reasons a request is refused.
+
+Nothing here decides a rule: readings come from ``classify``, whether one may be played from
+``beats`` and ``Match.apply``, the cards a seat may return from the observation's legal actions.
+This module only turns them into what the page shows, and names the reason of a refusal with a
+code the page's catalogs translate.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from guandan.cards import Card, parse_card
+from guandan.match import PASS, Match, Observation
+from guandan.match import HandResult as MatchResult
+from guandan.plays import legal_plays
+from guandan.presets import get_preset
+from guandan.readings import Reading, beats, classify
+from guandan.tribute import givers
+from guandan.web.models import (
+    Event,
+    GameState,
+    HandResult,
+    PlayOut,
+    TableOut,
+    TributeOut,
+)
+from guandan.web.store import Game
+
+HUMAN = 1
+
+
+class Refusal(Exception):
+    """A request the game refuses: ``code`` for the catalogs, ``message`` in English."""
+
+    def __init__(self, code: str, message: str, status: int = 409, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.params = params
+
+
+# -- small conversions ------------------------------------------------------------------------
+
+
+def play_out(r: Reading) -> PlayOut:
+    return PlayOut(cards=[c.notation for c in r.cards], kind=r.kind, rank=r.rank)
+
+
+def parse_input_cards(tokens: Sequence[str]) -> list[Card]:
+    try:
+        return [parse_card(t) for t in tokens]
+    except (ValueError, AttributeError, TypeError) as e:
+        raise Refusal("bad_card", str(e), status=422) from None
+
+
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _seat_key_map(d: Any) -> dict[str, Any]:
+    return {str(k): v for k, v in dict(d or {}).items()}
+
+
+def event_out(ev: Any) -> Event:
+    kind = str(_get(ev, "kind"))
+    play = _get(ev, "play")
+    card = _get(ev, "card")
+    return Event(
+        kind=kind,  # type: ignore[arg-type]
+        seat=int(_get(ev, "seat")),
+        to=_get(ev, "to"),
+        card=None if card is None else str(getattr(card, "notation", card)),
+        play=None if play is None else play_out(play),
+    )
+
+
+def _mark_finishes(events: list[Event], finish_order: Sequence[int], counts_known: bool) -> None:
+    """Mark the play with which each seat went out (its last play of the hand)."""
+    last_play: dict[int, int] = {}
+    for i, e in enumerate(events):
+        if e.kind == "play":
+            last_play[e.seat] = i
+    for rank, seat in enumerate(finish_order, start=1):
+        at = last_play.get(seat)
+        if at is not None and counts_known:
+            events[at].finished = rank
+
+
+# -- hand arrangement -------------------------------------------------------------------------
+
+
+def strength_order(hand: Iterable[Card], level: str) -> list[Card]:
+    """Strongest first (jokers, the level rank, A, K …); the engine's card strength."""
+    return sorted(hand, key=lambda c: (-c.strength(level), c.suit != "H", c.index))
+
+
+def group_order(hand: Sequence[Card], level: str) -> list[list[Card]]:
+    """The hand in groups: bombs and straight flushes together first, then rank groups.
+
+    The bombs and straight flushes are the engine's own (``legal_plays``), taken greedily from
+    the strongest and never sharing a card; wilds are kept apart so they stay free to use.
+    """
+    rest = Counter(c for c in hand if not c.is_wild(level))
+    groups: list[list[Card]] = []
+    wilds = [c for c in hand if c.is_wild(level)]
+    specials = [p for p in legal_plays(list(rest.elements()), level)
+                if p.is_special and p.kind != "bomb"]
+    bombs = [p for p in legal_plays(list(rest.elements()), level) if p.kind == "bomb"]
+    # Bombs: the biggest of each rank (all natural cards of that rank).
+    by_rank: dict[str | None, Reading] = {}
+    for b in bombs:
+        if b.rank not in by_rank or b.size > by_rank[b.rank].size:
+            by_rank[b.rank] = b
+    chosen: list[Reading] = []
+    for p in sorted(specials, key=lambda r: (r.power, r.key), reverse=True):
+        if p.kind == "joker_bomb" or not (Counter(p.cards) - rest):
+            chosen.append(p)
+            rest -= Counter(p.cards)
+    for b in sorted(by_rank.values(), key=lambda r: (r.power, r.key), reverse=True):
+        if not (Counter(b.cards) - rest):
+            chosen.append(b)
+            rest -= Counter(b.cards)
+    chosen.sort(key=lambda r: (r.power, r.key), reverse=True)
+    if wilds:
+        groups.append(wilds)
+    for p in chosen:
+        groups.append(strength_order(p.cards, level))
+    by_strength: dict[int, list[Card]] = {}
+    for c in strength_order(rest.elements(), level):
+        by_strength.setdefault(c.strength(level), []).append(c)
+    groups.extend(by_strength.values())
+    return [g for g in groups if g]
+
+
+# -- the person's actions, checked and explained ----------------------------------------------
+
+
+def own_observation(game: Game) -> Observation:
+    return game.match.observation(HUMAN)
+
+
+def check_turn(game: Game, phase: str) -> Observation:
+    """The person's observation when it is their turn in ``phase``; a refusal otherwise."""
+    if pending_result(game) is not None:
+        raise Refusal("result_pending", "the result of the hand is shown: continue first")
+    m = game.match
+    if m.to_act is None:
+        raise Refusal("match_over", "the match is over: start a new one")
+    obs = own_observation(game)
+    if m.to_act != HUMAN:
+        raise Refusal("not_your_turn", f"it is seat {m.to_act}'s turn", seat=m.to_act)
+    if obs.phase != phase:
+        code = "must_return" if obs.phase == "return" else "not_returning"
+        raise Refusal(code, f"the hand is in its {obs.phase} phase")
+    return obs
+
+
+def readings_of(obs: Observation, cards: list[Card]) -> tuple[list[Reading], list[Reading]]:
+    """Every reading of ``cards`` and those that may be played on the table, strongest first."""
+    readings = classify(cards, obs.level)
+    table = None if obs.table is None else obs.table.play
+    legal = [r for r in readings if table is None or beats(r, table)]
+    return readings, legal
+
+
+def check_held(obs: Observation, cards: list[Card]) -> None:
+    missing = Counter(cards) - Counter(obs.hand)
+    if missing:
+        shown = [c.notation for c in sorted(missing.elements())]
+        raise Refusal("not_held", "you do not hold " + " ".join(shown), cards=shown)
+
+
+def choose_play(obs: Observation, cards: list[Card], kind: str | None,
+                rank: str | None) -> Reading:
+    """The reading the person plays: the one named, or the strongest legal one.
+
+    Refuses with the reason: no cards, cards not held, not a combination, the wrong kind or
+    size for the table, not higher than the table.
+    """
+    if not cards:
+        raise Refusal("empty_selection", "select the cards to play")
+    check_held(obs, cards)
+    readings, legal = readings_of(obs, cards)
+    if not readings:
+        raise Refusal("not_combination", "these cards are not a combination",
+                      cards=[c.notation for c in cards])
+    if kind is not None:
+        named = [r for r in readings if r.kind == kind and r.rank == rank]
+        if not named:
+            raise Refusal("no_such_reading", f"these cards cannot be played as {kind} {rank}")
+        legal = [r for r in legal if r in named]
+        readings = named
+    if legal:
+        return legal[0]
+    assert obs.table is not None
+    t = obs.table.play
+    r = readings[0]
+    params: dict[str, object] = {"kind": r.kind, "size": r.size, "table_kind": t.kind,
+                                 "table_size": t.size, "table_rank": t.rank}
+    if not r.is_special and not t.is_special and (r.kind != t.kind or r.size != t.size):
+        refusal = Refusal("wrong_kind", f"{r.kind} of {r.size} cannot follow the table's "
+                          f"{t.kind} of {t.size}")
+    else:
+        refusal = Refusal("not_higher",
+                          f"{r.kind} {r.rank} does not beat the table's {t.kind} {t.rank}")
+    refusal.params = params
+    raise refusal
+
+
+def check_pass(obs: Observation) -> None:
+    if PASS not in obs.legal_actions:
+        raise Refusal("leader_cannot_pass", "the leader on an empty table must play")
+
+
+def check_return(obs: Observation, card_token: str) -> Card:
+    card = parse_input_cards([card_token])[0]
+    allowed = [a for a in obs.legal_actions if isinstance(a, Card)]
+    if card not in obs.hand:
+        raise Refusal("not_held", f"you do not hold {card.notation}", cards=[card.notation])
+    if card not in allowed:
+        raise Refusal("not_returnable", f"{card.notation} may not be returned",
+                      card=card.notation, allowed=[c.notation for c in allowed])
+    return card
+
+
+def apply(match: Match, action: object) -> None:
+    """``match.apply`` with the engine's refusal turned into a ``Refusal``."""
+    try:
+        match.apply(action)  # type: ignore[arg-type]
+    except ValueError as e:
+        raise Refusal("refused", str(e)) from None
+
+
+# -- results -----------------------------------------------------------------------------------
+
+
+def hand_results(game: Game) -> list[HandResult]:
+    a_max = get_preset(game.preset).a_tries
+    return [result_out(r, a_max) for r in game.match.results]
+
+
+def result_out(r: MatchResult, a_tries_max: int | None) -> HandResult:
+    """One finished hand, from the engine's settlement (nothing recomputed here)."""
+    s = r.settlement
+    if s.final_winner is not None:
+        why = "final"
+    elif s.reset is not None:
+        why = "a_reset"
+    elif s.try_number is not None:
+        why = "a_try_failed"
+    elif "A" in (s.team_levels[t] for t in ("13", "24")) and s.level_team and \
+            s.team_levels[s.winner] == "A" and s.steps == 1:
+        why = "a_not_passed"
+    else:
+        why = f"gain{s.steps}"
+    return HandResult(
+        hand=r.hand,
+        level=r.level,
+        finish_order=list(r.finish_order),
+        winner=s.winner,
+        gain=s.steps,
+        team_levels_before=dict(s.team_levels),
+        team_levels_after=dict(s.team_levels_after),
+        a_tries_before=dict(s.a_tries),
+        a_tries_after=dict(s.a_tries_after),
+        why=why,
+        why_ko=s.why_ko,
+        why_en=s.why_en,
+        a_try=s.try_number,
+        a_tries_max=a_tries_max,
+        reset=s.reset,
+        final_winner=s.final_winner,
+    )
+
+
+def pending_result(game: Game) -> HandResult | None:
+    results = game.match.results
+    if len(results) > game.seen_results:
+        return result_out(results[-1], get_preset(game.preset).a_tries)
+    return None
+
+
+# -- the whole state as the person may see it ----------------------------------------------------
+
+
+def state_out(game: Game) -> GameState:
+    m = game.match
+    obs = own_observation(game)
+    level = obs.level
+    hand = list(obs.hand)
+    history = [event_out(e) for e in obs.history]
+    trick = [event_out(e) for e in obs.trick]
+    _mark_finishes(history, obs.finish_order, True)
+    _mark_finishes(trick, obs.finish_order, True)
+    my_turn = m.to_act == HUMAN
+    legal = obs.legal_actions if my_turn else []
+    returnable = sorted({a.notation for a in legal if isinstance(a, Card)})
+    preset = get_preset(game.preset)
+    results = hand_results(game)
+    pending = pending_result(game)
+    final = None
+    for r in results:
+        if r.final_winner:
+            final = r.final_winner
+    return GameState(
+        id=game.id,
+        preset=game.preset,  # type: ignore[arg-type]
+        match_number=game.match_number,
+        hand_number=int(_get(obs, "hand_number", len(results) + 1)),
+        phase=str(obs.phase),
+        level=level,
+        wild="H" + level,
+        level_team=_get(obs, "level_team"),
+        team_levels=_seat_key_map(obs.team_levels),
+        a_tries={k: int(v) for k, v in _seat_key_map(_get(obs, "a_tries")).items()},
+        a_tries_max=preset.a_tries,
+        counts=_seat_key_map(obs.counts),
+        hand=[c.notation for c in strength_order(hand, level)],
+        hand_groups=[[c.notation for c in g] for g in group_order(hand, level)],
+        table=None if obs.table is None else TableOut(seat=obs.table.seat,
+                                                      play=play_out(obs.table.play)),
+        leader=_get(obs, "leader"),
+        to_act=m.to_act,
+        my_turn=my_turn and pending is None,
+        can_pass=PASS in legal,
+        returnable=returnable,
+        history=history,
+        trick=trick,
+        finish_order=list(obs.finish_order),
+        tribute=tribute_out(game, obs),
+        result=pending,
+        results=results,
+        final_winner=final,
+        ai=game.ai,
+    )
+
+
+def tribute_out(game: Game, obs: Observation) -> TributeOut:
+    t = obs.tribute
+    gifts = [Event(kind="gift", seat=g.giver, to=g.receiver, card=g.card.notation)
+             for g in t.gifts]
+    returns = [Event(kind="return", seat=g.giver, to=g.receiver, card=g.card.notation)
+               for g in t.returns]
+    # Returns this seat was not part of: who returned to whom, the card unseen.
+    for e in obs.history:
+        if e.kind == "return" and e.card is None:
+            returns.append(Event(kind="return", seat=e.seat, to=e.to))
+    jokers: dict[str, int] = {}
+    results = game.match.results
+    if t.kind == "exempt" and results:
+        # The givers show their big jokers: who gives comes from the engine's ``givers``.
+        deal = game.match.deal
+        for s in givers(results[-1].finish_order):
+            jokers[str(s)] = sum(1 for c in deal[s] if c.rank == "BJ")
+    returned = {r.seat for r in returns}
+    pending = [g.to for g in gifts if g.to is not None and g.to not in returned]
+    return TributeOut(kind=t.kind, gifts=gifts, returns=returns, exempt_jokers=jokers,
+                      pending=pending)
