@@ -10,6 +10,7 @@ from guandan.players.base import Player, Reason
 REGISTRY: dict[str, str] = {
     "random": "guandan.players.random:RandomPlayer",
     "greedy": "guandan.players.greedy:GreedyPlayer",
+    "heuristic": "guandan.players.heuristic:HeuristicPlayer",
 }
 
 

@@ -1,0 +1,310 @@
+"""The arena: two players against each other in duplicate, with statistics.
+
+``guandan arena --players A,B --rules site --hands N --seed S [--mode match|hand] [--out FILE]``
+
+Duplicate play takes the luck of the deal out of the comparison. The arena plays *deal sets*
+(numbered 1, 2, …); each is played twice, once with A on seats 1 and 3 (team ``13``) and B on
+seats 2 and 4, once with the teams swapped. Both seatings get exactly the same cards, because a
+match's deals depend only on its seed, its match number and the hand number.
+
+- ``--mode match`` (default): a deal set is a whole match, from hand 1 at level 2 to final
+  victory (or ``--max-hands`` hands). Hand *h* of both seatings is dealt the same cards; from
+  hand 2 on, levels and tribute follow each seating's own results.
+- ``--mode hand``: a deal set is one hand, hand 1 of a match started at a level drawn from the
+  seed (both teams at that level, no tribute, seat 1 leads).
+
+A *duplicate hand* is one hand number of one deal set played in both seatings, so ``--hands N``
+plays at least ``N`` hands in each seating, ``2N`` in all, and stops at the end of a deal set.
+
+The report gives, for player A (B is the complement): the share of hands won, the share of
+finished matches won (final victories), the average number of levels gained per hand by A's
+team and by B's team, each with a 95% interval (Wilson for shares, normal for means), and the
+time per decision of each player (mean, p95, max). ``--out`` writes every hand record
+(``guandan-hand/1``, one per line, in playing order).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from guandan.cards import RANKS
+from guandan.match import Match
+from guandan.players import REGISTRY, Player, make_player
+from guandan.presets import PRESETS
+from guandan.seats import team_of
+
+_LEVEL_INDEX = {r: i for i, r in enumerate(RANKS)}
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a share (``(0, 1)`` when ``n`` is 0).
+
+    >>> lo, hi = wilson(97, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.915, 0.99)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Mean and normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    m = sum(values) / n
+    if n == 1:
+        return m, m, m
+    var = sum((x - m) ** 2 for x in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return m, m - half, m + half
+
+
+@dataclass
+class Timing:
+    """Decision times of one player, in seconds."""
+
+    times: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        if not self.times:
+            return {"decisions": 0, "mean_ms": 0.0, "p95_ms": 0.0, "max_ms": 0.0}
+        ts = sorted(self.times)
+        p95 = ts[min(len(ts) - 1, math.ceil(0.95 * len(ts)) - 1)]
+        return {"decisions": len(ts), "mean_ms": 1e3 * sum(ts) / len(ts),
+                "p95_ms": 1e3 * p95, "max_ms": 1e3 * ts[-1]}
+
+
+@dataclass
+class ArenaResult:
+    """Everything the arena measured; ``report()`` writes it for people, ``to_json()`` for tools."""
+
+    a: str
+    b: str
+    rules: str
+    mode: str
+    seed: int
+    hands: int = 0
+    a_hand_wins: int = 0
+    matches: int = 0
+    a_match_wins: int = 0
+    unfinished_matches: int = 0
+    a_gain: list[float] = field(default_factory=list)
+    b_gain: list[float] = field(default_factory=list)
+    deal_sets: int = 0
+    timing: dict[str, Timing] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        lo, hi = wilson(self.a_hand_wins, self.hands)
+        mlo, mhi = wilson(self.a_match_wins, self.matches)
+        ag, aglo, aghi = mean_interval(self.a_gain)
+        bg, bglo, bghi = mean_interval(self.b_gain)
+        return {
+            "players": [self.a, self.b], "rules": self.rules, "mode": self.mode,
+            "seed": self.seed, "deal_sets": self.deal_sets, "hands": self.hands,
+            "a_hand_win_rate": self.a_hand_wins / self.hands if self.hands else 0.0,
+            "a_hand_win_ci95": [lo, hi],
+            "matches": self.matches, "a_final_victories": self.a_match_wins,
+            "a_final_victory_rate": self.a_match_wins / self.matches if self.matches else 0.0,
+            "a_final_victory_ci95": [mlo, mhi],
+            "unfinished_matches": self.unfinished_matches,
+            "a_levels_per_hand": ag, "a_levels_per_hand_ci95": [aglo, aghi],
+            "b_levels_per_hand": bg, "b_levels_per_hand_ci95": [bglo, bghi],
+            "timing": {name: t.summary() for name, t in self.timing.items()},
+        }
+
+    def report(self) -> str:
+        j = self.to_json()
+        a, b = self.a, self.b
+        lines = [
+            f"arena {a} (A) vs {b} (B), rules {self.rules}, mode {self.mode}, seed {self.seed}: "
+            f"{self.deal_sets} deal sets, {self.hands} hands "
+            f"({self.hands // 2} duplicate hands)",
+            f"  hands won by {a}:     {100 * j['a_hand_win_rate']:6.2f}%  "
+            f"95% CI [{100 * j['a_hand_win_ci95'][0]:.2f}, {100 * j['a_hand_win_ci95'][1]:.2f}]"
+            f"  ({self.a_hand_wins}/{self.hands})",
+        ]
+        if self.matches:
+            lines.append(
+                f"  final victories {a}:  {100 * j['a_final_victory_rate']:6.2f}%  "
+                f"95% CI [{100 * j['a_final_victory_ci95'][0]:.2f}, "
+                f"{100 * j['a_final_victory_ci95'][1]:.2f}]  ({self.a_match_wins}/{self.matches}"
+                f" matches finished, {self.unfinished_matches} stopped at the hand limit)")
+        else:
+            lines.append(f"  final victories {a}:  {self.a_match_wins} "
+                         f"(no match finished{'' if self.mode == 'match' else ' in hand mode'})")
+        for name, key in ((a, "a"), (b, "b")):
+            m, (lo, hi) = j[f"{key}_levels_per_hand"], j[f"{key}_levels_per_hand_ci95"]
+            lines.append(f"  levels gained per hand, {name} ({key.upper()}): {m:.3f}  "
+                         f"95% CI [{lo:.3f}, {hi:.3f}]")
+        for name, t in j["timing"].items():
+            lines.append(f"  time per decision, {name}: mean {t['mean_ms']:.2f} ms, "
+                         f"p95 {t['p95_ms']:.2f} ms, max {t['max_ms']:.2f} ms "
+                         f"({t['decisions']} decisions)")
+        return "\n".join(lines)
+
+
+def _levels_gained(before: str, after: str) -> int:
+    return max(0, _LEVEL_INDEX[after] - _LEVEL_INDEX[before])
+
+
+def _deal_set_seed(seed: int, index: int) -> tuple[int, int]:
+    """Seed and match number of deal set ``index`` (the match number makes the deals differ)."""
+    return seed, index
+
+
+def _start(rules: str, seed: int, index: int, mode: str) -> Match:
+    s, number = _deal_set_seed(seed, index)
+    if mode == "hand":
+        level = random.Random(f"arena-level:{seed}:{index}").choice(RANKS)
+        return Match(rules, seed=s, match_number=number,
+                     team_levels={"13": level, "24": level})
+    return Match(rules, seed=s, match_number=number)
+
+
+def play_deal_set(
+    rules: str,
+    seed: int,
+    index: int,
+    seating: dict[str, str],
+    players: dict[int, Player],
+    result: ArenaResult,
+    mode: str,
+    max_hands: int,
+    out: IO[str] | None,
+) -> int:
+    """Play one deal set in one seating (``seating``: team -> player name); hands played."""
+    match = _start(rules, seed, index, mode)
+    a_team = "13" if seating["13"] == result.a else "24"
+    played = 0
+    while match.to_act is not None:
+        seat = match.to_act
+        player = players[seat]
+        obs = match.observation(seat)
+        t0 = time.perf_counter()
+        action = player.act(obs)
+        result.timing[seating[team_of(seat)]].times.append(time.perf_counter() - t0)
+        before = len(match.records)
+        match.apply(action)
+        if len(match.records) > before:
+            played += 1
+            rec = match.records[-1]
+            if out is not None:
+                out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            res = match.results[-1]
+            result.hands += 1
+            if res.winner == a_team:
+                result.a_hand_wins += 1
+            b_team = "24" if a_team == "13" else "13"
+            result.a_gain.append(_levels_gained(rec["team_levels"][a_team],
+                                                rec["team_levels_after"][a_team]))
+            result.b_gain.append(_levels_gained(rec["team_levels"][b_team],
+                                                rec["team_levels_after"][b_team]))
+            if match.final_winner is not None:
+                result.matches += 1
+                if match.final_winner == a_team:
+                    result.a_match_wins += 1
+                break
+            if mode == "hand" or played >= max_hands:
+                if mode == "match":
+                    result.unfinished_matches += 1
+                break
+    return played
+
+
+def run_arena(
+    a: str,
+    b: str,
+    rules: str = "site",
+    hands: int = 100,
+    seed: int = 0,
+    out: IO[str] | None = None,
+    mode: str = "match",
+    max_hands: int = 60,
+    progress: Callable[[int], None] | None = None,
+) -> ArenaResult:
+    """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
+
+    ``progress`` is called with the number of hands just played.
+    """
+    if mode not in ("match", "hand"):
+        raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
+    for name in (a, b):
+        if name not in REGISTRY:
+            raise ValueError(f"unknown player {name!r} (known: {', '.join(sorted(REGISTRY))})")
+    result = ArenaResult(a, b, rules, mode, seed)
+    result.timing = {a: Timing()} if a == b else {a: Timing(), b: Timing()}
+    per_seating = {0: 0, 1: 0}
+    index = 0
+    while min(per_seating.values()) < hands:
+        index += 1
+        for flip in (0, 1):
+            seating = {"13": a, "24": b} if flip == 0 else {"13": b, "24": a}
+            players = {
+                seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat)
+                for seat in (1, 2, 3, 4)}
+            n = play_deal_set(rules, seed, index, seating, players, result, mode, max_hands, out)
+            per_seating[flip] += n
+            if progress is not None:
+                progress(n)
+        result.deal_sets = index
+    return result
+
+
+def arena_main(argv: Sequence[str] | None = None) -> int:
+    """``guandan arena``: parse the arguments, play, print the report; the exit code."""
+    parser = argparse.ArgumentParser(
+        prog="guandan arena",
+        description="Two players against each other in duplicate (each deal played twice, the "
+                    "teams swapped), with 95%% intervals and time per decision.")
+    parser.add_argument("--players", required=True, help="A,B: two player names")
+    parser.add_argument("--rules", default="site", choices=sorted(PRESETS))
+    parser.add_argument("--hands", type=int, default=200,
+                        help="duplicate hands: hands played in each seating (default 200)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--mode", choices=("match", "hand"), default="match",
+                        help="deal set = a whole match (default) or one hand at a drawn level")
+    parser.add_argument("--max-hands", type=int, default=60,
+                        help="stop a match after this many hands (match mode)")
+    parser.add_argument("--out", help="write every hand record (JSON Lines) to this file")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(list(sys.argv[2:] if argv is None else argv))
+    names = [x.strip() for x in args.players.split(",")]
+    if len(names) != 2 or any(n not in REGISTRY for n in names):
+        print(f"guandan arena: --players needs two names from {', '.join(sorted(REGISTRY))} "
+              f"(got {args.players!r})", file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print("guandan arena: --hands must be at least 1", file=sys.stderr)
+        return 2
+    bar: Any = None
+    progress: Callable[[int], None] | None = None
+    if not args.no_progress and sys.stderr.isatty():
+        from tqdm import tqdm  # type: ignore[import-untyped]
+        bar = tqdm(total=2 * args.hands, unit="hand", desc=f"{names[0]} vs {names[1]}")
+        progress = bar.update
+    out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    try:
+        result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
+                           mode=args.mode, max_hands=args.max_hands, progress=progress)
+    finally:
+        if out is not None:
+            out.close()
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result.to_json(), indent=2) if args.json else result.report())
+    return 0

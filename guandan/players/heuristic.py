@@ -1,0 +1,366 @@
+"""The heuristic player: plays like a careful human, from one seat's observation.
+
+It splits its hand into the cheapest set of plays (``decompose``) and then
+
+- leads the weakest play of that split (bombs last), or, with one play left that the others
+  cannot beat, takes the trick with its sure winners first and goes out with the rest;
+- leads what its partner can follow when the partner is nearly out (a low single to a partner
+  holding one card, a low pair to one holding two);
+- does not beat its partner's winning play, except to go out or to stop the next opponent
+  from going out over a weak single or pair;
+- follows an opponent with the play that costs its hand least, and only if it costs little;
+- keeps its bombs until they change a trick that matters: an opponent about to go out, or the
+  last tricks of its own hand;
+- does not lead a single into an opponent holding one card (nor a pair into one holding two)
+  unless nothing at all beats it;
+- returns the tribute card whose loss costs its hand least.
+
+Every choice comes with a short reason in Korean and English that names the play.
+
+>>> from guandan.match import Match
+>>> m = Match(seed=1)
+>>> p = HeuristicPlayer()
+>>> p.act(m.observation(1)) in m.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from guandan.cards import Card
+from guandan.hand import TableEntry
+from guandan.players.base import Reason
+from guandan.players.decompose import Decomposition, Part, decompose
+from guandan.players.describe import play_names
+from guandan.players.tracker import Tracker, remove_cards
+from guandan.readings import Reading
+from guandan.seats import SEATS, next_seat, partner
+
+if TYPE_CHECKING:
+    from guandan.match import Action, Observation
+
+#: How much a follow may worsen the hand (in turns) before the player prefers to pass,
+#: by urgency: 0 calm, 1 an opponent is getting low, 2 an opponent is about to go out.
+FOLLOW_SLACK = (0.25, 0.8, 99.0)
+#: Extra cost of spending a big card (level rank or a joker) on a small trick when calm.
+CONTROL_KEEP = 0.35
+
+
+@dataclass
+class View:
+    """What the decision needs: one seat's cards and the public state (no hidden cards)."""
+
+    seat: int
+    level: str
+    hand: list[Card]
+    counts: dict[int, int]
+    table: TableEntry | None
+    plays: list[Reading]
+    can_pass: bool
+    tracker: Tracker | None = None
+
+    @property
+    def partner(self) -> int:
+        return partner(self.seat)
+
+    def active(self, seat: int) -> bool:
+        return self.counts.get(seat, 0) > 0
+
+    def opponents(self) -> list[int]:
+        return [s for s in SEATS if s not in (self.seat, self.partner) and self.active(s)]
+
+    def next_active(self, seat: int) -> int:
+        s = next_seat(seat)
+        for _ in range(4):
+            if self.active(s):
+                return s
+            s = next_seat(s)
+        return seat
+
+    def beatable(self, play: Reading) -> bool:
+        """Could the hidden cards beat ``play`` with the same kind? (True when unknown.)"""
+        if self.tracker is None:
+            return True
+        return self.tracker.same_kind_beatable(play)
+
+
+def _r(ko: str, en: str) -> Reason:
+    return Reason(ko=ko, en=en)
+
+
+def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
+    """The listed play that stands for a part of the split (same kind, rank and size)."""
+    best: Reading | None = None
+    for p in plays:
+        if p.kind == part.kind and p.rank == part.rank and len(p.cards) == part.size:
+            if part.pair_rank is None:
+                return p
+            if best is None or any(c.rank == part.pair_rank for c in p.cards):
+                best = p
+    return best
+
+
+class HeuristicCore:
+    """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
+
+    def __init__(self) -> None:
+        self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
+
+    def cost(self, hand: Sequence[Card], level: str) -> float:
+        key = (level, tuple(sorted(c.index for c in hand)))
+        c = self._cost_cache.get(key)
+        if c is None:
+            if len(self._cost_cache) > 50_000:
+                self._cost_cache.clear()
+            c = self._cost_cache[key] = decompose(hand, level).cost
+        return c
+
+    # -- the decision ------------------------------------------------------------------------
+
+    def choose(self, v: View) -> tuple[Reading | None, Reason]:
+        """A play from ``v.plays``, or ``None`` for a pass, and the reason."""
+        if v.table is None:
+            return self.lead(v)
+        return self.follow(v)
+
+    def urgency(self, v: View, owner: int | None) -> int:
+        """2 when an opponent is about to go out, 1 when one is getting low, else 0."""
+        opps = v.opponents()
+        if not opps:
+            return 0
+        if owner is not None and owner in opps and v.counts[owner] <= 3:
+            return 2
+        low = min(v.counts[s] for s in opps)
+        if low <= 2:
+            return 2
+        if low <= 6 or (owner is not None and owner in opps and v.counts[owner] <= 8):
+            return 1
+        return 0
+
+    def lead(self, v: View) -> tuple[Reading, Reason]:
+        d = decompose(v.hand, v.level)
+        plays = v.plays
+        if len(d.parts) == 1:
+            p = _match_part(d.parts[0], plays) or max(plays, key=lambda r: len(r.cards))
+            if len(p.cards) == len(v.hand):
+                ko, en = play_names(p)
+                return p, _r(f"{ko}(으)로 남은 패를 모두 내고 나갑니다.",
+                             f"Go out with the {en}, the whole hand.")
+        matched = [(part, _match_part(part, plays)) for part in d.parts]
+        parts = [(part, r) for part, r in matched if r is not None]
+        if not parts:
+            p = min(plays, key=lambda r: (r.power, r.key))
+            ko, en = play_names(p)
+            return p, _r(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.")
+
+        # Finishing: every part but one wins its trick: cash the winners, go out with the last.
+        if len(parts) >= 2:
+            sure = [(part, r) for part, r in parts if r.power or not v.beatable(r)]
+            loose = [(part, r) for part, r in parts if not (r.power or not v.beatable(r))]
+            if len(loose) <= 1 and sure:
+                _, r = min(sure, key=lambda x: (x[1].power, -len(x[1].cards)))
+                ko, en = play_names(r)
+                return r, _r(
+                    f"{ko}은(는) 아무도 이기지 못하니 먼저 내어 선을 잡고, 남은 {len(parts) - 1}"
+                    f"개 조합으로 나갑니다.",
+                    f"Nobody can beat the {en}: take the lead with it, then go out with the "
+                    f"{len(parts) - 1} play(s) left.")
+
+        # Help a partner who is nearly out: lead what they can follow.
+        pc = v.counts.get(v.partner, 0)
+        opps = v.opponents()
+        low_opp = min((v.counts[s] for s in opps), default=99)
+        if 0 < pc <= 2 and low_opp > 1:
+            kind = "single" if pc == 1 else "pair"
+            same = [r for r in plays if r.kind == kind and not r.power]
+            if same:
+                r = min(same, key=lambda x: x.key)
+                ko, en = play_names(r)
+                return r, _r(
+                    f"동료가 {pc}장 남았으니 따라 낼 수 있게 가장 낮은 {ko}을(를) 선출합니다.",
+                    f"Partner holds {pc} card(s): lead the lowest {en} so they can follow and "
+                    f"go out.")
+
+        # Do not feed an opponent who is about to go out.
+        def risky(r: Reading) -> bool:
+            return any(v.counts[s] == len(r.cards) and r.kind in ("single", "pair")
+                       and v.beatable(r) for s in opps)
+
+        normal = [(part, r) for part, r in parts if not r.power]
+        safe = [(part, r) for part, r in normal if not risky(r)]
+        if safe:
+            _, r = max(safe, key=lambda x: (round(x[0].cost, 2), len(x[1].cards)))
+            ko, en = play_names(r)
+            danger = any(v.counts[s] <= 2 for s in opps) and len(safe) < len(normal)
+            if danger:
+                return r, _r(
+                    f"상대가 곧 나갈 수 있어 받기 어려운 {ko}(으)로 선출합니다.",
+                    f"An opponent is nearly out: lead the {en}, which they cannot follow as "
+                    f"easily.")
+            return r, _r(
+                f"패를 {d.plays}개 조합으로 나눠 가장 약한 {ko}부터 선출합니다.",
+                f"The hand splits into {d.plays} plays: lead the weakest, the {en}.")
+        if normal:
+            # Only risky plays: lead the strongest of them, so the opponent needs more.
+            r = max((r for _, r in normal), key=lambda x: (len(x.cards), x.key))
+            ko, en = play_names(r)
+            return r, _r(f"상대가 곧 나갈 수 있어 가장 강한 {ko}(으)로 막습니다.",
+                         f"An opponent is nearly out: lead the strongest, the {en}.")
+        r = min((r for _, r in parts), key=lambda x: (x.power, x.key))
+        ko, en = play_names(r)
+        return r, _r(f"폭탄만 남아 가장 작은 {ko}(으)로 선출합니다.",
+                     f"Only bombs are left: lead the smallest, the {en}.")
+
+    def follow(self, v: View) -> tuple[Reading | None, Reason]:
+        assert v.table is not None
+        table, owner = v.table.play, v.table.seat
+        t_ko, t_en = play_names(table)
+        plays = v.plays
+        if not plays:
+            return None, _r(f"{t_ko}을(를) 이길 패가 없어 패스합니다.",
+                            f"Nothing beats the {t_en}: pass.")
+        for p in plays:
+            if len(p.cards) == len(v.hand):
+                ko, en = play_names(p)
+                return p, _r(f"{ko}(으)로 마지막 패를 내고 나갑니다.",
+                             f"Go out with the {en}: it is the whole hand.")
+        if owner == v.partner:
+            return self.follow_partner(v)
+        return self.follow_opponent(v)
+
+    def follow_partner(self, v: View) -> tuple[Reading | None, Reason]:
+        assert v.table is not None
+        table = v.table.play
+        t_ko, t_en = play_names(table)
+        nxt = v.next_active(v.seat)
+        if (table.kind in ("single", "pair") and nxt != v.partner and v.active(nxt)
+                and v.counts[nxt] <= len(table.cards) and v.beatable(table)):
+            normal = [p for p in v.plays if not p.power]
+            if normal:
+                sure = [p for p in normal if not v.beatable(p)]
+                p = min(sure, key=lambda x: x.key) if sure else max(normal, key=lambda x: x.key)
+                ko, en = play_names(p)
+                return p, _r(
+                    f"다음 상대가 {v.counts[nxt]}장 남아 동료의 {t_ko}을(를) 넘을 수 있으니 "
+                    f"{ko}(으)로 막습니다.",
+                    f"The next opponent holds {v.counts[nxt]} card(s) and could beat partner's "
+                    f"{t_en}: block with the {en}.")
+        return None, _r(f"동료의 {t_ko}이(가) 이기고 있어 넘지 않고 패스합니다.",
+                        f"Partner's {t_en} is winning: pass rather than overtake it.")
+
+    def follow_opponent(self, v: View) -> tuple[Reading | None, Reason]:
+        assert v.table is not None
+        table, owner = v.table.play, v.table.seat
+        t_ko, t_en = play_names(table)
+        level = v.level
+        base = self.cost(v.hand, level)
+        urgency = self.urgency(v, owner)
+        n_parts = decompose(v.hand, level).plays
+        best: tuple[float, int, int, Reading] | None = None
+        for p in v.plays:
+            if p.power:
+                continue
+            after = self.cost(remove_cards(v.hand, p.cards), level)
+            delta = after - base
+            if urgency == 0 and p.key >= 15 and table.key < 12 and n_parts > 3:
+                delta += CONTROL_KEEP
+            item = (delta, p.key, -len(p.cards), p)
+            if best is None or item[:3] < best[:3]:
+                best = item
+        if best is not None and best[0] <= FOLLOW_SLACK[urgency]:
+            p = best[3]
+            ko, en = play_names(p)
+            if urgency == 2:
+                return p, _r(f"상대가 곧 나갈 수 있어 {ko}(으)로 {t_ko}을(를) 막습니다.",
+                             f"An opponent is about to go out: stop the {t_en} with the {en}.")
+            if best[0] <= -0.5:
+                return p, _r(f"패 구성에 있던 {ko}(으)로 {t_ko}을(를) 받습니다.",
+                             f"Beat the {t_en} with the {en}, a play the hand holds anyway.")
+            return p, _r(f"{ko}(으)로 {t_ko}을(를) 이겨 선을 노립니다; 패를 크게 깨지 않습니다.",
+                         f"Beat the {t_en} with the {en} for the lead; it costs the hand little.")
+        bombs = [p for p in v.plays if p.power]
+        if bombs:
+            after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
+            finishing = [p for p in bombs if after_plays[id(p)] <= 2]
+            if urgency >= 1 or finishing:
+                pool = finishing if (finishing and urgency == 0) else bombs
+                p = min(pool, key=lambda x: (self.cost(remove_cards(v.hand, x.cards), level)
+                                             - base > 0.6, x.power, x.key))
+                ko, en = play_names(p)
+                if urgency >= 1:
+                    return p, _r(
+                        f"상대 패가 얼마 남지 않아 {ko}(으)로 {t_ko}을(를) 끊습니다.",
+                        f"An opponent is running low: cut the {t_en} with the {en}.")
+                k = after_plays[id(p)]
+                return p, _r(
+                    f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",
+                    f"Take the lead with the {en}: then {k} play(s) take the hand out.")
+        if best is None:
+            return None, _r(f"{t_ko}을(를) 폭탄으로만 이길 수 있어 폭탄을 아끼고 패스합니다.",
+                            f"Only a bomb beats the {t_en}: keep the bomb and pass.")
+        ko, en = play_names(best[3])
+        return None, _r(f"{ko}(으)로 받으면 패가 깨지므로 패스합니다.",
+                        f"Beating the {t_en} with the {en} would break the hand: pass.")
+
+    @staticmethod
+    def _plays_after(hand: Sequence[Card], play: Reading, level: str) -> int:
+        rest = remove_cards(hand, play.cards)
+        return decompose(rest, level).plays if rest else 0
+
+    def choose_return(self, hand: Sequence[Card], level: str,
+                      cards: Sequence[Card]) -> tuple[Card, Reason]:
+        """The returnable card whose loss costs the hand least (the weakest among equals)."""
+        best = min(cards, key=lambda c: (round(self.cost(remove_cards(hand, [c]), level), 3),
+                                         c.strength(level), c.index))
+        return best, _r(
+            f"{best.notation}을(를) 돌려줍니다: 패 구성에 가장 덜 필요한 카드입니다.",
+            f"Return {best.notation}: the hand's split needs it least.")
+
+
+def view_of(obs: Observation, tracker: Tracker | None = None) -> View:
+    """The decision view of an observation in the play phase."""
+    plays = [a for a in obs.legal_actions if isinstance(a, Reading)]
+    can_pass = any(not isinstance(a, (Reading, Card)) for a in obs.legal_actions)
+    if tracker is None:
+        tracker = Tracker.from_observation(obs)
+    return View(obs.seat, obs.level, list(obs.hand), dict(obs.counts), obs.table, plays,
+                can_pass, tracker)
+
+
+def pass_action(obs: Observation) -> Action:
+    for a in obs.legal_actions:
+        if not isinstance(a, (Reading, Card)):
+            return a
+    raise ValueError("passing is not allowed now")
+
+
+class HeuristicPlayer:
+    """Plays by the rules of thumb of the module docstring; deterministic."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.core = HeuristicCore()
+        self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
+
+    def act(self, obs: Observation) -> Action:
+        if not obs.legal_actions:
+            raise ValueError(f"seat {obs.seat} has nothing to do now")
+        cards = [a for a in obs.legal_actions if isinstance(a, Card)]
+        if cards:
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            return card
+        v = view_of(obs)
+        play, self.reason = self.core.choose(v)
+        if play is None:
+            return pass_action(obs)
+        return play
+
+
+def decomposition(obs: Observation) -> Decomposition:
+    """The split the heuristic sees in the seat's hand (for the page's hint display)."""
+    return decompose(obs.hand, obs.level)

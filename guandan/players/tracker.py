@@ -1,0 +1,220 @@
+"""Card tracking: what one seat can infer about the cards it cannot see.
+
+Everything here is computed from an observation alone: the seat's own cards, the public
+history (gifts, plays, passes) and the returns the seat took part in. It gives
+
+- ``unseen``: the cards not in this seat's hand and not yet played (held by the other seats);
+- ``pinned``: cards known to be in a given seat's hand (a tribute gift it received, a card this
+  seat returned to it), unless it has played a copy since;
+- ``caps``: the strongest single a seat can hold, inferred from passes that a player who could
+  beat would not have made (it passed on an opponent's single that left that opponent with at
+  most two cards);
+- ``sample``: random hands for the other seats consistent with all of the above.
+
+>>> from guandan.match import Match
+>>> m = Match(seed=3)
+>>> t = Tracker.from_observation(m.observation(1))
+>>> sum(t.unseen.values()), t.counts[2]
+(81, 27)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from guandan.cards import Card, full_deck
+from guandan.readings import Reading
+from guandan.seats import SEATS, partner
+
+if TYPE_CHECKING:
+    from guandan.match import Observation
+
+#: No cap: any single may be held.
+NO_CAP = 99
+
+
+@dataclass
+class Tracker:
+    """What ``seat`` knows of the hidden cards (see the module docstring)."""
+
+    seat: int
+    level: str
+    hand: list[Card]
+    counts: dict[int, int]
+    unseen: Counter[Card]
+    pinned: dict[int, Counter[Card]] = field(default_factory=dict)
+    caps: dict[int, int] = field(default_factory=dict)
+    played: dict[int, list[Reading]] = field(default_factory=dict)
+
+    @classmethod
+    def from_observation(cls, obs: Observation) -> Tracker:
+        seat, level = obs.seat, obs.level
+        hand = list(obs.hand)
+        unseen: Counter[Card] = Counter(full_deck())
+        unseen.subtract(hand)
+        pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
+        played: dict[int, list[Reading]] = {s: [] for s in SEATS}
+        caps = dict.fromkeys(SEATS, NO_CAP)
+        left = dict.fromkeys(SEATS, 27)
+        table: tuple[int, Reading] | None = None
+        passed: set[int] = set()
+        for e in obs.history:
+            if e.kind == "gift" and e.card is not None and e.to is not None:
+                pinned[e.to][e.card] += 1
+            elif e.kind == "return" and e.card is not None and e.to is not None:
+                if e.seat == seat:
+                    pinned[e.to][e.card] += 1
+                elif e.to == seat:
+                    pinned[e.seat][e.card] = max(0, pinned[e.seat][e.card] - 1)
+            elif e.kind == "play" and e.play is not None:
+                cards = e.play.cards
+                unseen.subtract(cards)
+                for c in cards:
+                    if pinned[e.seat][c] > 0:
+                        pinned[e.seat][c] -= 1
+                played[e.seat].append(e.play)
+                left[e.seat] -= len(cards)
+                table = (e.seat, e.play)
+                passed = set()
+            elif e.kind == "pass" and table is not None:
+                owner, play = table
+                if (play.kind == "single" and owner != partner(e.seat) and left[owner] <= 2
+                        and left[owner] > 0):
+                    caps[e.seat] = min(caps[e.seat], play.key)
+                passed.add(e.seat)
+                if all(s in passed for s in SEATS if left[s] > 0 and s != owner):
+                    table, passed = None, set()
+        # A gift this seat received is in its own hand; a gift it gave is pinned on the receiver.
+        pinned[seat] = Counter()
+        for s in SEATS:
+            for c in list(pinned[s]):
+                pinned[s][c] = min(pinned[s][c], max(0, unseen[c]))
+            pinned[s] = +pinned[s]
+        unseen = +unseen
+        return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played)
+
+    # -- questions -----------------------------------------------------------------------------
+
+    def others(self) -> list[int]:
+        """The other seats still holding cards."""
+        return [s for s in SEATS if s != self.seat and self.counts.get(s, 0) > 0]
+
+    def max_unseen_strength(self) -> int:
+        """The strongest single among the unseen cards (0 if none)."""
+        return max((c.strength(self.level) for c in self.unseen), default=0)
+
+    def same_kind_beatable(self, play: Reading) -> bool:
+        """Could the unseen cards make a play of the same kind that beats ``play``?
+
+        Bombs are not considered. Singles, pairs and triples are checked exactly against the
+        unseen cards (wilds included); other kinds count as beatable unless they are the top.
+        """
+        if play.power:
+            return True
+        level = self.level
+        if play.kind in ("single", "pair", "triple"):
+            need = {"single": 1, "pair": 2, "triple": 3}[play.kind]
+            wilds = sum(n for c, n in self.unseen.items() if c.is_wild(level))
+            by_strength: Counter[int] = Counter()
+            jokers: Counter[str] = Counter()
+            for c, n in self.unseen.items():
+                if c.is_joker:
+                    jokers[c.rank] += n
+                elif not c.is_wild(level):
+                    by_strength[c.strength(level)] += n
+            for s, n in by_strength.items():
+                if s > play.key and n + wilds >= need:
+                    return True
+            if wilds >= need and play.key < 15:
+                return True
+            if need <= 2:
+                for rank, s in (("LJ", 16), ("BJ", 17)):
+                    if s > play.key and jokers[rank] >= need:
+                        return True
+            return False
+        if play.kind in ("straight", "tube", "plate"):
+            return play.key < 14
+        return play.key < 15  # full house: triple at the level rank or below
+
+    def bombs_possible(self) -> bool:
+        """Could the unseen cards hold any bomb, straight flush or joker bomb (roughly)?"""
+        level = self.level
+        wilds = sum(n for c, n in self.unseen.items() if c.is_wild(level))
+        ranks: Counter[str] = Counter()
+        for c, n in self.unseen.items():
+            if not c.is_joker and not c.is_wild(level):
+                ranks[c.rank] += n
+        if any(n + wilds >= 4 for n in ranks.values()):
+            return True
+        return sum(n for c, n in self.unseen.items() if c.is_joker) == 4
+
+    # -- sampling ------------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
+        """Hands for every seat: this seat's own, and random ones for the others that fit.
+
+        The others receive exactly their counts, their pinned cards, and no single stronger
+        than their cap (dropped if no deal fits after ``tries`` attempts).
+        """
+        hands = self._sample(rng, tries, use_caps=True)
+        if hands is None:
+            hands = self._sample(rng, 1, use_caps=False)
+        assert hands is not None
+        hands[self.seat] = list(self.hand)
+        return hands
+
+    def _sample(
+        self, rng: random.Random, tries: int, use_caps: bool
+    ) -> dict[int, list[Card]] | None:
+        others = [s for s in SEATS if s != self.seat]
+        level = self.level
+        for _ in range(tries):
+            pool = Counter(self.unseen)
+            hands: dict[int, list[Card]] = {s: [] for s in SEATS}
+            room = {s: self.counts.get(s, 0) for s in others}
+            ok = True
+            for s in others:
+                for c, n in self.pinned.get(s, Counter()).items():
+                    k = min(n, pool[c], room[s])
+                    hands[s].extend([c] * k)
+                    pool[c] -= k
+                    room[s] -= k
+            cards = list((+pool).elements())
+            rng.shuffle(cards)
+            if use_caps and any(self.caps.get(s, NO_CAP) < NO_CAP for s in others):
+                # Most constrained cards first: those some seat may not hold.
+                cards.sort(key=lambda c: -sum(
+                    1 for s in others if c.strength(level) > self.caps.get(s, NO_CAP)))
+            for c in cards:
+                allowed = [s for s in others if room[s] > 0 and (
+                    not use_caps or c.strength(level) <= self.caps.get(s, NO_CAP))]
+                if not allowed:
+                    ok = False
+                    break
+                total = sum(room[s] for s in allowed)
+                r = rng.random() * total
+                for s in allowed:
+                    r -= room[s]
+                    if r < 0:
+                        break
+                hands[s].append(c)
+                room[s] -= 1
+            if ok:
+                return hands
+        return None
+
+
+def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
+    """``hand`` without ``cards`` (one copy each)."""
+    out = list(hand)
+    for c in cards:
+        out.remove(c)
+    return out
+
+
+def count_map(hands: Mapping[int, Sequence[Card]]) -> dict[int, int]:
+    return {s: len(h) for s, h in hands.items()}
