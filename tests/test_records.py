@@ -1,0 +1,185 @@
+"""Hand records (guandan-hand/1): export, replay, continuity, and corrupted records refused."""
+
+import copy
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from guandan import Match, make_player
+from guandan.cards import parse_cards
+from guandan.cli import simulate
+from guandan.records import FORMAT, RecordError, replay_records, validate_lines
+
+Record = dict[str, Any]
+CONTRACT_KEYS = {
+    "format", "rules", "match", "hand", "level", "team_levels", "a_tries", "deal", "tribute",
+    "leader", "actions", "finish_order", "team_levels_after", "a_tries_after", "final_winner",
+}
+
+
+def play_hands(rules: str, seed: int, n: int) -> list[Record]:
+    m = Match(rules, seed=seed)
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    while len(m.records) < n:
+        m.apply(bots[m.to_act].act(m.observation(m.to_act)))  # type: ignore[index]
+    return copy.deepcopy(m.records[:n])
+
+
+@pytest.fixture(scope="module")
+def two() -> list[Record]:
+    """Hands 1-2 of site seed 1: hand 2 has a single tribute 1→3 and a return."""
+    recs = play_hands("site", 1, 2)
+    assert recs[1]["tribute"]["kind"] == "single"
+    return recs
+
+
+def test_export_format(two: list[Record]) -> None:
+    r = two[1]
+    assert set(r) == CONTRACT_KEYS | {"level_team"}
+    assert (r["format"], r["rules"], r["match"], r["hand"]) == (FORMAT, "site", 1, 2)
+    assert all(len(r["deal"][s]) == 27 for s in ("1", "2", "3", "4"))
+    assert r["tribute"]["gifts"] == [{"from": 1, "to": 3, "card": "C3"}]
+    assert len(r["tribute"]["returns"]) == 1
+    ret = r["tribute"]["returns"][0]
+    assert (ret["from"], ret["to"]) == (3, 1)
+    assert r["leader"] == 1
+    assert two[0]["tribute"] == {"kind": "none", "gifts": [], "returns": []}
+    assert two[0]["team_levels_after"] == r["team_levels"] == {"13": "3", "24": "2"}
+    plays = [a for a in r["actions"] if "cards" in a]
+    assert set(plays[0]) == {"seat", "cards", "kind", "rank"}
+    passes = [a for a in r["actions"] if "pass" in a]
+    assert passes and passes[0] == {"seat": passes[0]["seat"], "pass": True}
+    assert sorted(r["finish_order"]) == [1, 2, 3, 4] and r["final_winner"] is None
+    json.dumps(r)
+
+
+def test_deal_is_before_tribute(two: list[Record]) -> None:
+    assert "C3" in two[1]["deal"]["1"]
+
+
+@pytest.mark.parametrize("rules", ["site", "national", "huaian", "nanjing"])
+def test_hundreds_of_hands_replay_without_error(rules: str) -> None:
+    recs = list(simulate(rules, 250, seed=17, bots=["random", "greedy", "greedy", "random"]))
+    assert len(recs) == 250
+    assert {r["tribute"]["kind"] for r in recs} >= {"none", "single", "double"}
+    assert replay_records(recs) == []
+
+
+def test_a_record_alone_is_checked_on_its_own(two: list[Record]) -> None:
+    assert replay_records([two[1]]) == []
+    rec = copy.deepcopy(two[1])
+    rec["leader"] = 3        # after a single tribute the giver (seat 1) leads
+    (err,) = replay_records([rec])
+    assert err.action is None and "follows from no finish order" in err.reason
+
+
+def beat_fail(rec: Record) -> None:
+    deal = {s: parse_cards(rec["deal"][str(s)]) for s in (1, 2)}
+    top = max(deal[1], key=lambda c: c.strength(rec["level"]))
+    low = min(deal[2], key=lambda c: c.strength(rec["level"]))
+    rec["actions"][:2] = [{"seat": 1, "cards": [top.notation], "kind": "single", "rank": top.rank},
+                          {"seat": 2, "cards": [low.notation], "kind": "single", "rank": low.rank}]
+
+
+def not_held(rec: Record) -> None:
+    missing = next(c for c in ("BJ", "LJ", "SA", "HA") if rec["deal"]["1"].count(c) == 0)
+    rec["actions"][0] = {"seat": 1, "cards": [missing], "kind": "single", "rank": missing}
+
+
+def set_field(name: str, value: Any) -> Callable[[Record], None]:
+    return lambda rec: rec.__setitem__(name, value)
+
+
+CORRUPTIONS: list[tuple[str, int, Callable[[Record], None], int | None, str]] = [
+    ("card not held", 0, not_held, 0, "seat 1 does not hold"),
+    ("out of turn", 0, lambda r: r["actions"][1].__setitem__("seat", 3), 1,
+     "seat 2's turn, not seat 3's"),
+    ("does not beat", 0, beat_fail, 1, "does not beat the table"),
+    ("wrong reading", 0, lambda r: r["actions"][0].__setitem__("kind", "bomb"), 0,
+     "cannot be played as bomb"),
+    ("leader passes", 0, lambda r: r["actions"].__setitem__(0, {"seat": 1, "pass": True}), 0,
+     "must play"),
+    ("bad action", 0, lambda r: r["actions"][0].__setitem__("pass", False), 0,
+     "an action is"),
+    ("hand not over", 0, lambda r: r["actions"].pop(), None, "not over after the last action"),
+    ("extra action", 0, lambda r: r["actions"].append({"seat": 1, "pass": True}), None,
+     "already over"),
+    ("wrong gift", 1, lambda r: r["tribute"]["gifts"][0].__setitem__("card", "S2"), None,
+     "tribute should be single"),
+    ("wrong kind", 1, lambda r: r["tribute"].__setitem__("kind", "exempt"), None,
+     "tribute should be single"),
+    ("return the gift", 1, lambda r: r["tribute"]["returns"][0].__setitem__("card", "C3"), None,
+     "return 0: .*cannot return C3"),
+    ("missing return", 1, lambda r: r["tribute"]["returns"].clear(), None, "1 returns are due"),
+    ("wrong levels after", 0, set_field("team_levels_after", {"13": "4", "24": "2"}), None,
+     "team_levels_after should be"),
+    ("wrong tries after", 0, set_field("a_tries_after", {"13": 1, "24": 0}), None,
+     "a_tries_after should be"),
+    ("wrong final winner", 0, set_field("final_winner", "13"), None, "final_winner should be"),
+    ("wrong finish order", 0, set_field("finish_order", [1, 2, 3, 4]), None,
+     "finish order should be"),
+    ("missing field", 0, lambda r: r.pop("deal"), None, "missing field 'deal'"),
+    ("unknown rules", 0, set_field("rules", "chengdu"), None, "unknown rules"),
+    ("bad format", 0, set_field("format", "guandan-hand/0"), None, "format must be"),
+    ("bad level", 0, set_field("level", "Z"), None, "not a level"),
+    ("level not the team's", 0, set_field("level", "5"), None, "level 5"),
+    ("duplicate card", 0, lambda r: r["deal"]["1"].__setitem__(0, r["deal"]["1"][1]), None,
+     "two full decks"),
+    ("short deal", 0, lambda r: r["deal"]["1"].pop(), None, "dealt 26 cards"),
+    ("bad card", 0, lambda r: r["deal"]["1"].__setitem__(0, "X9"), None, "not a card"),
+    ("levels break continuity", 1, set_field("team_levels", {"13": "2", "24": "2"}), None,
+     "differ from those after hand 1"),
+    ("tribute on hand 1", 0, lambda r: r["tribute"].__setitem__("kind", "single"), None,
+     "hand 1 of a match has no tribute"),
+]
+
+
+@pytest.mark.parametrize(("name", "index", "corrupt", "action", "why"), CORRUPTIONS,
+                         ids=[c[0] for c in CORRUPTIONS])
+def test_corrupted_record_is_refused(two: list[Record], name: str, index: int,
+                                     corrupt: Callable[[Record], None], action: int | None,
+                                     why: str) -> None:
+    recs = copy.deepcopy(two)
+    corrupt(recs[index])
+    errors = replay_records(recs)
+    assert errors, name
+    err = errors[0]
+    assert isinstance(err, RecordError) and isinstance(err, ValueError)
+    assert err.line == index + 1 and err.hand == index + 1
+    expected_action = action
+    if name == "hand not over":
+        expected_action = len(recs[index]["actions"])
+    if name == "extra action":
+        expected_action = len(recs[index]["actions"]) - 1
+    assert err.action == expected_action
+    assert re.search(why, err.reason), err.reason
+    assert str(err).startswith(f"line {index + 1}, hand {index + 1}")
+
+
+def test_play_after_final_victory_is_refused() -> None:
+    m = Match("site", seed=3, team_levels={"13": "A", "24": "9"}, level_team="13")
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    while m.to_act is not None:
+        m.apply(bots[m.to_act].act(m.observation(m.to_act)))
+    last = copy.deepcopy(m.records[-1])
+    follow = copy.deepcopy(last)
+    follow["hand"] = last["hand"] + 1
+    errors = replay_records([last, follow])
+    assert errors and errors[0].line == 2 and "already won" in errors[0].reason
+
+
+def test_validate_lines_counts_and_reports_malformed_json(two: list[Record]) -> None:
+    lines = [json.dumps(two[0]), "", "{not json", json.dumps(two[1])]
+    v = validate_lines(lines)
+    assert v.checked == 3
+    assert [(e.line, e.hand, e.action) for e in v.errors] == [(3, None, None)]
+    assert "malformed JSON" in v.errors[0].reason
+    assert str(v.errors[0]).startswith("line 3, hand ?")
+
+
+def test_not_an_object() -> None:
+    (err,) = replay_records([[1, 2]])
+    assert "JSON object" in err.reason
