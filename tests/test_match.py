@@ -292,3 +292,17 @@ def test_every_step_keeps_the_rules(seed: int, rules: str, names: list[str]) -> 
 
 def test_parse_cards_exported() -> None:
     assert [c.notation for c in parse_cards("S3 BJ")] == ["S3", "BJ"]
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["guandan.presets", "guandan.seats", "guandan.tribute", "guandan.hand", "guandan.levels",
+     "guandan.match", "guandan.records", "guandan.cli", "guandan.players.random",
+     "guandan.players.greedy"],
+)
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
