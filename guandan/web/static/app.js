@@ -495,7 +495,11 @@ function renderCenter() {
     const empty = document.createElement("div");
     empty.className = "table-empty";
     empty.textContent =
-      g.to_act && g.phase === "play" ? t("table.leads", { seat: seatName(g.to_act) }) : t("table.empty");
+      g.to_act === 1 && g.phase === "play"
+        ? t("table.you_lead")
+        : g.to_act && g.phase === "play"
+          ? t("table.leads", { seat: seatName(g.to_act) })
+          : t("table.empty");
     el.appendChild(empty);
   }
 }
@@ -829,7 +833,7 @@ function renderDoc(which) {
     for (const [cards, cap] of sec.ex || []) {
       const fig = document.createElement("figure");
       fig.className = "example";
-      const level = (cap.match(/(?:레벨|level|级牌|级) ?([2-9TJQKA])/) || [])[1];
+      const level = (cap.match(/(?:레벨|level|打) ?([2-9TJQKA])/) || [])[1];
       fig.appendChild(cardRow(cards.split(" "), { wild: level ? "H" + level : null, t }));
       const fc = document.createElement("figcaption");
       fc.textContent = cap;
