@@ -300,7 +300,7 @@ def state_out(game: Game) -> GameState:
     _mark_finishes(trick, obs.finish_order, True)
     my_turn = m.to_act == HUMAN
     legal = obs.legal_actions if my_turn else []
-    returnable = sorted({a.notation for a in legal if isinstance(a, Card)})
+    returnable = list(dict.fromkeys(a.notation for a in legal if isinstance(a, Card)))
     preset = get_preset(game.preset)
     results = hand_results(game)
     pending = pending_result(game)
