@@ -14,6 +14,8 @@ const INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
 const params = new URLSearchParams(location.search);
 // AI pace (seconds between AI plays); ?pace= overrides it (the tests use a fast pace).
 const AI_PACE = params.has("pace") ? Number(params.get("pace")) : 0.9;
+// ?autopace= overrides the auto-play interval (tests only; the page offers 0.3 to 5 s).
+const AUTO_PACE = params.has("autopace") ? Number(params.get("autopace")) : null;
 
 const S = {
   lang: localStorage.getItem(LS.lang) || "ko",
@@ -128,6 +130,7 @@ function setGame(g) {
     S.handSig = sig;
   }
   S.game = g;
+  S.version = (S.version || 0) + 1;
   localStorage.setItem(LS.game, g.id);
   render();
   schedule();
@@ -139,7 +142,7 @@ function schedule() {
   const g = S.game;
   if (!g || S.view !== "game" || g.result || g.to_act === null) return;
   if (g.to_act === 1 && !S.auto) return;
-  const delay = S.auto ? S.interval : AI_PACE;
+  const delay = S.auto ? (AUTO_PACE ?? S.interval) : AI_PACE;
   S.timer = setTimeout(step, delay * 1000);
 }
 
@@ -377,6 +380,7 @@ function go(view) {
   if (view === "start") renderStart();
   if (view !== "game") clearTimeout(S.timer);
   else schedule();
+  if (S.game) renderResult();
   const hash = view === "start" ? "" : "#" + view;
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
 }
@@ -701,7 +705,7 @@ function renderResult() {
   const g = S.game;
   const dlg = $("#result");
   const r = g.result || (g.to_act === null && g.results.length ? g.results[g.results.length - 1] : null);
-  if (!r) {
+  if (!r || S.view !== "game") {
     dlg.hidden = true;
     return;
   }

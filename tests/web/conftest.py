@@ -1,0 +1,126 @@
+"""Fixtures for the browser tests: a real server (uvicorn, a free localhost port, its own data
+folder) and Debian's chromium driven by Playwright (no browser download)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``guandan serve`` in a subprocess; ``restart()`` stops it and starts it again."""
+
+    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "guandan", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--data-dir", str(self.data_dir), "--ai", "greedy"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if httpx.get(self.url + "/api/catalogs/ko", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def api(self, method: str, path: str, **kw: Any) -> Any:
+        r = httpx.request(method, self.url + path, timeout=30, **kw)
+        r.raise_for_status()
+        return r.json()
+
+
+@pytest.fixture
+def make_server() -> type[Server]:
+    """The ``Server`` class, for a test that needs a server of its own."""
+    return Server
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("web-data"))
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1200, "height": 860}, locale="ko-KR")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    outside: list[str] = []
+    pg.on("request", lambda r: outside.append(r.url)
+          if not r.url.startswith(("http://127.0.0.1", "data:", "blob:")) else None)
+    pg.set_default_timeout(20000)
+    yield pg
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(Exception):
+        pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}-end.png"))
+    ctx.close()
+    assert not errors, errors
+    assert not outside, outside
