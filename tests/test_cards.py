@@ -185,3 +185,20 @@ def test_wild_is_the_heart_of_the_level(level: str) -> None:
 def _any(rank: str) -> str:
     """A notation of some card of this rank."""
     return rank if rank in ("BJ", "LJ") else "S" + rank
+
+
+def test_contract_public_api_from_the_top_level_package() -> None:
+    """CONTRACT.md: the card, reading and play functions import from `guandan` itself."""
+    import guandan
+    import guandan.cards
+    import guandan.plays
+    import guandan.readings
+
+    assert guandan.parse_cards is guandan.cards.parse_cards
+    assert guandan.format_cards is guandan.cards.format_cards
+    assert guandan.classify is guandan.readings.classify
+    assert guandan.beats is guandan.readings.beats
+    assert guandan.legal_plays is guandan.plays.legal_plays
+    hand = guandan.parse_cards("H7 S9 D9 BJ LJ")
+    assert guandan.format_cards(hand) == "H7 S9 D9 BJ LJ"
+    assert [(r.kind, r.rank) for r in guandan.classify(hand[:3], "7")] == [("triple", "9")]
