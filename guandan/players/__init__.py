@@ -11,7 +11,14 @@ REGISTRY: dict[str, str] = {
     "random": "guandan.players.random:RandomPlayer",
     "greedy": "guandan.players.greedy:GreedyPlayer",
     "heuristic": "guandan.players.heuristic:HeuristicPlayer",
+    "search": "guandan.players.search:SearchPlayer",
 }
+
+#: The page's levels (쉬움 easy, 보통 normal, 어려움 hard) and the player behind each.
+DIFFICULTY: dict[str, str] = {"쉬움": "greedy", "보통": "heuristic", "어려움": "search"}
+#: The strongest player within the time budget: the page's default level and its hints.
+STRONGEST = "search"
+DEFAULT_DIFFICULTY = "어려움"
 
 
 def make_player(name: str, seed: int = 0) -> Player:
@@ -26,4 +33,5 @@ def make_player(name: str, seed: int = 0) -> Player:
     return player
 
 
-__all__ = ["REGISTRY", "Player", "Reason", "make_player"]
+__all__ = ["DEFAULT_DIFFICULTY", "DIFFICULTY", "REGISTRY", "STRONGEST", "Player", "Reason",
+           "make_player"]

@@ -59,7 +59,11 @@ class Tracker:
         pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
         played: dict[int, list[Reading]] = {s: [] for s in SEATS}
         caps = dict.fromkeys(SEATS, NO_CAP)
-        left = dict.fromkeys(SEATS, 27)
+        # Cards held at the start of play: the counts now plus what each seat has played since.
+        left = dict(obs.counts)
+        for e in obs.history:
+            if e.kind == "play" and e.play is not None:
+                left[e.seat] += len(e.play.cards)
         table: tuple[int, Reading] | None = None
         passed: set[int] = set()
         for e in obs.history:
@@ -185,6 +189,7 @@ class Tracker:
                     room[s] -= k
             cards = list((+pool).elements())
             rng.shuffle(cards)
+            surplus = len(cards) - sum(room.values())  # > 0 only in made-up positions
             if use_caps and any(self.caps.get(s, NO_CAP) < NO_CAP for s in others):
                 # Most constrained cards first: those some seat may not hold.
                 cards.sort(key=lambda c: -sum(
@@ -193,6 +198,9 @@ class Tracker:
                 allowed = [s for s in others if room[s] > 0 and (
                     not use_caps or c.strength(level) <= self.caps.get(s, NO_CAP))]
                 if not allowed:
+                    if surplus > 0:
+                        surplus -= 1
+                        continue
                     ok = False
                     break
                 total = sum(room[s] for s in allowed)

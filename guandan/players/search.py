@@ -1,0 +1,442 @@
+"""The search player: determinized Monte Carlo over the hidden cards.
+
+For each decision with more than one sensible choice it
+
+1. lists a few candidates: the heuristic's choice, the other plays of its hand split (when
+   leading) or the cheapest plays that beat the table, the smallest bomb and the pass
+   (when following);
+2. samples the hidden cards many times, each sample consistent with everything the seat has
+   seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
+   that show a seat holds no single above a card it let an opponent go out with: see
+   :mod:`guandan.players.tracker`);
+3. plays each candidate out to the end of the hand in every sample with a fast policy (every
+   seat plays only whole plays of its own hand split: it leads its weakest, follows with the
+   cheapest play of the table's kind, bombs an opponent who is nearly out, never overtakes its
+   partner), on an abstract simulator that knows the turn, trick and partner-lead rules;
+4. scores each finish as the levels won or lost (+3/+2/+1 for a 1-2/1-3/1-4 win, negative for
+   a loss) and picks the candidate with the best average, keeping the heuristic's choice
+   unless another is better by a margin.
+
+It stops sampling when its time budget (``budget_ms``, default 180 ms) or its sample limit
+(``samples``) is reached, whichever comes first; with ``budget_ms=None`` it always takes
+``samples`` samples and is fully repeatable. Its random numbers come from its seed and the
+observation only, so one observation always gives one decision at a fixed sample count.
+
+>>> from guandan.match import Match
+>>> m = Match(seed=1)
+>>> p = SearchPlayer(samples=4, budget_ms=None)
+>>> p.act(m.observation(1)) in m.legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final
+
+from guandan.cards import RANK_VALUE, Card, rank_strength
+from guandan.players.base import Reason
+from guandan.players.decompose import Part, decompose
+from guandan.players.describe import play_names
+from guandan.players.heuristic import HeuristicCore, View, pass_action, view_of
+from guandan.players.tracker import Tracker, remove_cards
+from guandan.readings import SEQUENCE_KINDS, Reading, special_power
+from guandan.seats import SEATS, next_seat, partner, team_of
+
+if TYPE_CHECKING:
+    from guandan.match import Action, Observation
+
+#: Default time budget per decision, in milliseconds.
+DEFAULT_BUDGET_MS: Final = 180.0
+#: Default greatest number of sampled deals per decision.
+DEFAULT_SAMPLES: Final = 48
+#: The heuristic's choice is kept unless another candidate scores better by this much (levels)
+#: and by ``KEEP_Z`` standard errors of the paired difference over the same sampled deals.
+KEEP_MARGIN: Final = 0.15
+KEEP_Z: Final = 1.64
+#: Sampling stops early, after at least ``MIN_SAMPLES``, once every other candidate trails the
+#: heuristic's choice by ``STOP_Z`` standard errors.
+MIN_SAMPLES: Final = 8
+STOP_Z: Final = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class APlay:
+    """An abstract play: what the simulator needs to compare plays."""
+
+    kind: str
+    size: int
+    key: int
+    power: int
+    cost: float = 1.0
+
+    def beats(self, other: APlay) -> bool:
+        if self.power or other.power:
+            if self.power != other.power:
+                return self.power > other.power
+            return self.key > other.key
+        return self.kind == other.kind and self.size == other.size and self.key > other.key
+
+    @property
+    def control(self) -> bool:
+        """Wins most tricks: a bomb, a level-rank or joker single/pair/triple, an A-high run."""
+        if self.power:
+            return True
+        if self.kind in SEQUENCE_KINDS:
+            return self.key >= 14
+        return self.key >= 15
+
+
+def abstract_part(part: Part, level: str) -> APlay:
+    if part.kind == "joker_bomb":
+        key = 0
+    elif part.kind in SEQUENCE_KINDS:
+        key = RANK_VALUE[part.rank or "2"]
+    else:
+        key = rank_strength(part.rank or "2", level)
+    return APlay(part.kind, part.size, key, special_power(part.kind, part.size), part.cost)
+
+
+def abstract_reading(r: Reading) -> APlay:
+    return APlay(r.kind, len(r.cards), r.key, r.power)
+
+
+def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
+    """A hand as the plays of its split, weakest (costliest) first."""
+    if not cards:
+        return []
+    return [abstract_part(p, level) for p in decompose(cards, level).parts]
+
+
+class Sim:
+    """One hand from a given point, on abstract plays; seats play the fast policy."""
+
+    __slots__ = ("counts", "finish", "owner", "parts", "passed", "table", "to_act")
+
+    def __init__(self, parts: dict[int, list[APlay]], table: APlay | None, owner: int | None,
+                 passed: set[int], finish: list[int], to_act: int) -> None:
+        self.parts = parts
+        self.counts = {s: sum(p.size for p in parts[s]) for s in SEATS}
+        self.table = table
+        self.owner = owner
+        self.passed = passed
+        self.finish = finish
+        self.to_act = to_act
+
+    def over(self) -> bool:
+        f = self.finish
+        return len(f) >= 3 or (len(f) == 2 and team_of(f[0]) == team_of(f[1]))
+
+    def _next_holding(self, seat: int) -> int:
+        s = next_seat(seat)
+        for _ in range(4):
+            if self.counts[s] > 0:
+                return s
+            s = next_seat(s)
+        return s
+
+    def play(self, seat: int, p: APlay) -> None:
+        self.parts[seat].remove(p)
+        self.counts[seat] -= p.size
+        self.table, self.owner = p, seat
+        self.passed = set()
+        if self.counts[seat] == 0:
+            self.finish.append(seat)
+            if self.over():
+                return
+        self.to_act = self._next_holding(seat)
+
+    def play_out(self, seat: int, size: int) -> None:
+        """``seat`` plays ``size`` cards that are not one of its parts (its real first move)."""
+        self.counts[seat] -= size
+        self.passed = set()
+        if self.counts[seat] == 0:
+            self.finish.append(seat)
+            if self.over():
+                return
+        self.to_act = self._next_holding(seat)
+
+    def pass_turn(self, seat: int) -> None:
+        passed = self.passed
+        passed.add(seat)
+        owner = self.owner
+        assert owner is not None
+        counts = self.counts
+        waiting = 0
+        for s in SEATS:
+            if counts[s] > 0 and s != owner and s not in passed:
+                waiting += 1
+        if not waiting:
+            self.table, self.owner, self.passed = None, None, set()
+            if self.counts[owner] > 0:
+                self.to_act = owner
+            elif self.counts[partner(owner)] > 0:
+                self.to_act = partner(owner)
+            else:
+                self.to_act = self._next_holding(owner)
+        else:
+            self.to_act = self._next_holding(seat)
+
+    # -- the fast policy ---------------------------------------------------------------------
+
+    def choose(self, seat: int) -> APlay | None:
+        parts = self.parts[seat]
+        counts = self.counts
+        mate = partner(seat)
+        opps = [s for s in SEATS if s not in (seat, mate) and counts[s] > 0]
+        table = self.table
+        if table is None:
+            if len(parts) == 1:
+                return parts[0]
+            loose = [p for p in parts if not p.control]
+            if len(loose) <= 1:
+                ctrl = [p for p in parts if p.control]
+                return min(ctrl, key=lambda p: (p.power, p.key))
+            if 0 < counts[mate] <= 2:
+                want = 1 if counts[mate] == 1 else 2
+                for p in sorted(loose, key=lambda p: p.key):
+                    if p.size == want and p.kind in ("single", "pair"):
+                        return p
+            low = min((counts[s] for s in opps), default=99)
+            if low <= 2:
+                safe = [p for p in loose if p.size != low]
+                if safe:
+                    return safe[0]
+                return max(loose, key=lambda p: p.key)
+            return loose[0]
+        owner = self.owner
+        assert owner is not None
+        if len(parts) == 1 and parts[0].beats(table):
+            return parts[0]
+        if owner == mate:
+            return None
+        best: APlay | None = None
+        for p in parts:
+            if not p.power and p.beats(table) and (best is None or p.key < best.key):
+                best = p
+        danger = counts[owner] <= 4 or min((counts[s] for s in opps), default=99) <= 2
+        if best is not None:
+            if (not danger and best.key >= 15 and table.key < 12 and len(parts) > 3
+                    and best.kind not in SEQUENCE_KINDS):
+                return None
+            return best
+        if danger or len(parts) <= 3:
+            bombs = [p for p in parts if p.power and p.beats(table)]
+            if bombs:
+                return min(bombs, key=lambda p: (p.power, p.key))
+        return None
+
+    def run(self, limit: int = 400) -> None:
+        for _ in range(limit):
+            if self.over():
+                return
+            seat = self.to_act
+            p = self.choose(seat)
+            if p is None:
+                if self.table is None:  # cannot happen: a leader always has a part
+                    return
+                self.pass_turn(seat)
+            else:
+                self.play(seat, p)
+
+    def value(self, seat: int) -> float:
+        """Levels won (positive) or lost by ``seat``'s team.
+
+        A run stopped before the end ranks the seats still holding cards by cards left.
+        """
+        f = list(self.finish)
+        f.extend(sorted((s for s in SEATS if s not in f), key=lambda s: self.counts[s]))
+        first = f[0]
+        mate_pos = f.index(partner(first))
+        steps = 3 if mate_pos == 1 else (2 if mate_pos == 2 else 1)
+        return float(steps if team_of(first) == team_of(seat) else -steps)
+
+
+@dataclass
+class Candidate:
+    action: Reading | None  # None: pass
+    mine: list[APlay]  # my hand split after the action
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else 0.0
+
+    def edge_over(self, other: Candidate) -> tuple[float, float]:
+        """Mean and standard error of the per-sample difference to ``other`` (same samples)."""
+        d = [a - b for a, b in zip(self.values, other.values, strict=True)]
+        n = len(d)
+        if n < 2:
+            return 0.0, float("inf")
+        m = sum(d) / n
+        var = sum((x - m) ** 2 for x in d) / (n - 1)
+        return m, math.sqrt(var / n)
+
+
+def _trick_state(obs: Observation) -> tuple[set[int], list[int]]:
+    """Seats that passed since the table's play, and the finish order."""
+    passed: set[int] = set()
+    for e in obs.trick:
+        if e.kind == "play":
+            passed = set()
+        elif e.kind == "pass":
+            passed.add(e.seat)
+    return passed, list(obs.finish_order)
+
+
+class SearchPlayer:
+    """Determinized Monte Carlo search (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, budget_ms: float | None = DEFAULT_BUDGET_MS,
+                 samples: int = DEFAULT_SAMPLES) -> None:
+        self.seed = seed
+        self.budget_ms = budget_ms
+        self.samples = samples
+        self.core = HeuristicCore()
+        self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
+        self.last_samples = 0
+
+    def _rng(self, obs: Observation) -> random.Random:
+        return random.Random(f"search:{self.seed}:{obs.match_number}:{obs.hand_number}:"
+                             f"{obs.seat}:{len(obs.history)}")
+
+    def act(self, obs: Observation) -> Action:
+        if not obs.legal_actions:
+            raise ValueError(f"seat {obs.seat} has nothing to do now")
+        start = time.perf_counter()
+        cards = [a for a in obs.legal_actions if isinstance(a, Card)]
+        if cards:
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            return card
+        tracker = Tracker.from_observation(obs)
+        v = view_of(obs, tracker)
+        h_play, h_reason = self.core.choose(v)
+        cands = self.candidates(v, h_play)
+        self.last_samples = 0
+        if len(cands) <= 1:
+            self.reason = h_reason
+            return h_play if h_play is not None else pass_action(obs)
+        self.evaluate(obs, v, tracker, cands, start)
+        h_cand = next(c for c in cands if c.action is h_play)
+        best = h_cand
+        best_bound = 0.0
+        for c in cands:
+            if c is h_cand:
+                continue
+            m, se = c.edge_over(h_cand)
+            bound = m - KEEP_Z * se
+            if m >= KEEP_MARGIN and bound > best_bound:
+                best, best_bound = c, bound
+        self.reason = self._reason(best, h_cand, h_reason, len(cands))
+        if best.action is None:
+            return pass_action(obs)
+        return best.action
+
+    # -- candidates --------------------------------------------------------------------------
+
+    def candidates(self, v: View, h_play: Reading | None) -> list[Candidate]:
+        level = v.level
+        chosen: list[Reading | None] = [h_play]
+        if v.table is None:
+            d = decompose(v.hand, level)
+            for part in d.parts:
+                for r in v.plays:
+                    if r.kind == part.kind and r.rank == part.rank and len(r.cards) == part.size:
+                        chosen.append(r)
+                        break
+            singles = [r for r in v.plays if r.kind == "single"]
+            if singles:
+                chosen.append(min(singles, key=lambda r: r.key))
+                chosen.append(max(singles, key=lambda r: r.key))
+        else:
+            if len(v.plays) == 1 and len(v.plays[0].cards) == len(v.hand):
+                return [Candidate(v.plays[0], [])]
+            if v.can_pass:
+                chosen.append(None)
+            normal = [r for r in v.plays if not r.power]
+            base = self.core.cost(v.hand, level)
+            scored = sorted(normal, key=lambda r: (
+                self.core.cost(remove_cards(v.hand, r.cards), level) - base, r.key))
+            chosen.extend(scored[:3])
+            if normal:
+                chosen.append(max(normal, key=lambda r: r.key))
+            bombs = [r for r in v.plays if r.power]
+            if bombs:
+                chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
+        out: list[Candidate] = []
+        seen: set[object] = set()
+        for choice in chosen:
+            key = None if choice is None else choice.signature()
+            if key in seen:
+                continue
+            seen.add(key)
+            rest = v.hand if choice is None else remove_cards(v.hand, choice.cards)
+            out.append(Candidate(choice, abstract_hand(rest, level)))
+        return out
+
+    # -- evaluation --------------------------------------------------------------------------
+
+    def evaluate(self, obs: Observation, v: View, tracker: Tracker, cands: list[Candidate],
+                 start: float) -> None:
+        rng = self._rng(obs)
+        level = v.level
+        me = v.seat
+        passed, finish = _trick_state(obs)
+        table = v.table
+        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        for i in range(self.samples):
+            if deadline is not None and i >= 2 and time.perf_counter() > deadline:
+                break
+            hands = tracker.sample(rng)
+            others = {s: abstract_hand(hands[s], level) for s in SEATS if s != me}
+            for c in cands:
+                parts = {s: list(others[s]) for s in others}
+                parts[me] = list(c.mine)
+                sim = Sim(parts, None if table is None else abstract_reading(table.play),
+                          None if table is None else table.seat, set(passed), list(finish), me)
+                sim.counts[me] = len(v.hand)
+                if c.action is None:
+                    sim.pass_turn(me)
+                else:
+                    sim.table, sim.owner = abstract_reading(c.action), me
+                    sim.play_out(me, len(c.action.cards))
+                sim.run()
+                c.values.append(sim.value(me))
+            self.last_samples = i + 1
+            if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
+                break
+
+    @staticmethod
+    def _settled(cands: list[Candidate]) -> bool:
+        """True when no candidate can still overtake the heuristic's choice (the first)."""
+        h = cands[0]
+        for c in cands[1:]:
+            m, se = c.edge_over(h)
+            if m + STOP_Z * se >= KEEP_MARGIN:
+                return False
+        return True
+
+    def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int) -> Reason:
+        k = self.last_samples
+        if best is h:
+            return Reason(
+                ko=f"{h_reason.ko} (표본 {k}판 탐색: 평균 {best.mean:+.2f} 레벨, "
+                   f"후보 {n}개 중 최선)",
+                en=f"{h_reason.en} (search over {k} sampled deals: {best.mean:+.2f} levels on "
+                   f"average, best of {n} candidates)",
+                zh=h_reason.zh)
+        if best.action is None:
+            ko_a, en_a = "패스", "passing"
+        else:
+            ko_a, en_a = play_names(best.action)
+        return Reason(
+            ko=f"표본 {k}판으로 끝까지 두어 보니 {ko_a}이(가) 평균 {best.mean:+.2f} 레벨로 가장 "
+               f"좋습니다 (기본 선택은 {h.mean:+.2f}).",
+            en=f"Playing the hand out over {k} sampled deals, {en_a} does best: "
+               f"{best.mean:+.2f} levels on average (the rule of thumb scores {h.mean:+.2f}).")

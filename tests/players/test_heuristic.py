@@ -1,0 +1,146 @@
+"""The heuristic player's behaviours, in constructed positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from guandan.cards import Card, parse_cards
+from guandan.match import PASS
+from guandan.players.describe import play_names
+from guandan.players.heuristic import HeuristicPlayer
+from guandan.readings import Reading
+
+from .positions import position, return_position
+
+
+def act(obs_hand: str, **kw: object) -> tuple[object, HeuristicPlayer]:
+    p = HeuristicPlayer()
+    obs = position(obs_hand, **kw)  # type: ignore[arg-type]
+    action = p.act(obs)
+    assert action in obs.legal_actions
+    return action, p
+
+
+def named(action: object, p: HeuristicPlayer) -> None:
+    """The reason names the play it made (or says it passes)."""
+    if isinstance(action, Reading):
+        ko, en = play_names(action)
+        assert en in p.reason.en and ko in p.reason.ko, (p.reason, en, ko)
+    else:
+        assert "pass" in p.reason.en.lower() and "패스" in p.reason.ko
+
+
+def test_partner_winning_play_is_not_overtaken() -> None:
+    a, p = act("S9 SK D3 D4 C7 C8 SQ", table=(3, "S8"))
+    assert a is PASS
+    assert "Partner" in p.reason.en
+    named(a, p)
+
+
+def test_partner_play_overtaken_to_go_out() -> None:
+    a, p = act("SK", table=(3, "S8"))
+    assert isinstance(a, Reading) and a.rank == "K"
+    named(a, p)
+
+
+def test_bomb_kept_on_an_ordinary_trick() -> None:
+    a, p = act("S9 D9 H9 C9 S3 D5 C7 SJ DQ", table=(2, "SA"))
+    assert a is PASS
+    assert "bomb" in p.reason.en
+    named(a, p)
+
+
+def test_bomb_stops_an_opponent_about_to_go_out() -> None:
+    a, p = act("S9 D9 H9 C9 S3 D5 C7 SJ DQ", table=(2, "SA"), counts={2: 1})
+    assert isinstance(a, Reading) and a.kind == "bomb"
+    named(a, p)
+
+
+def test_opponent_with_one_card_gets_no_low_single_lead() -> None:
+    a, p = act("S3 D6 D6 C9 C9 C9 SJ SJ", counts={2: 1})
+    assert isinstance(a, Reading) and a.kind != "single"
+    named(a, p)
+
+
+def test_only_singles_left_lead_the_strongest_into_a_one_card_opponent() -> None:
+    a, p = act("S3 D6 C9 SJ", counts={4: 1})
+    assert isinstance(a, Reading) and a.kind == "single" and a.rank == "J"
+    named(a, p)
+
+
+def test_opponent_with_one_card_is_stopped_when_following() -> None:
+    # Seat 4 holds one card: beat the single from seat 2 even though it breaks a pair.
+    a, p = act("S3 D6 DK SK C9 C9 C9 S4 D4", table=(2, "SQ"), counts={4: 1})
+    assert isinstance(a, Reading) and a.rank == "K"
+    named(a, p)
+
+
+def test_partner_nearly_out_gets_a_low_single() -> None:
+    a, p = act("S3 D6 D6 C9 C9 C9 SJ SJ SA", counts={3: 1})
+    assert isinstance(a, Reading) and a.kind == "single" and a.rank == "3"
+    assert "Partner" in p.reason.en
+    named(a, p)
+
+
+def test_partner_single_blocked_when_next_opponent_could_go_out() -> None:
+    a, p = act("S3 D6 SA C9 C9 C9", table=(3, "S5"), counts={2: 1})
+    assert isinstance(a, Reading) and a.kind == "single" and a.rank == "A"
+    named(a, p)
+
+
+def test_goes_out_when_the_hand_is_one_play() -> None:
+    a, p = act("S9 D9 C9 SJ HJ")
+    assert isinstance(a, Reading) and a.kind == "full_house" and len(a.cards) == 5
+    assert "out" in p.reason.en
+    named(a, p)
+
+
+def test_cashes_the_sure_winner_before_going_out() -> None:
+    # No pair beats a pair of big jokers: lead it, then go out with the 3s.
+    a, p = act("BJ BJ S3 D3")
+    assert isinstance(a, Reading) and a.rank == "BJ"
+    named(a, p)
+
+
+def test_leads_the_weakest_part_of_the_split() -> None:
+    a, p = act("S3 S4 D5 C6 S7 S9 D9 C9 SK DK SA")
+    # Split: straight 3-7, full house 999KK, single A: the straight or full house goes first,
+    # never the A.
+    assert isinstance(a, Reading) and a.kind in ("straight", "full_house")
+    named(a, p)
+
+
+def test_follows_with_a_play_the_hand_holds_anyway() -> None:
+    a, p = act("S3 S4 D5 C6 S7 SJ DJ SA", table=(2, "S9 D9"))
+    assert isinstance(a, Reading) and a.kind == "pair" and a.rank == "J"
+    named(a, p)
+
+
+def test_passes_rather_than_break_a_straight_early() -> None:
+    # Only the K of the straight 9-K beats the Q; breaking the straight costs four singles.
+    obs_hand = "S9 ST SJ SQ DK S3 D3 D5 C5 S5"
+    a, p = act(obs_hand, table=(2, "HQ"))
+    assert a is PASS
+    assert "break" in p.reason.en
+    named(a, p)
+
+
+def test_wild_used_to_save_a_play() -> None:
+    # At level 2, H2 fills the straight 3-7 (one play instead of five singles).
+    a, p = act("S3 S4 C6 S7 H2")
+    assert isinstance(a, Reading) and a.kind == "straight" and len(a.cards) == 5
+    named(a, p)
+
+
+@pytest.mark.parametrize(("hand", "allowed", "expected"), [
+    # 3-7 is a straight; the lone 9 is the card the split needs least.
+    ("S3 D4 C5 S6 D7 S9 SK DK SA", "S3 D4 C5 S6 D7 S9", "S9"),
+    # The pair of 5s stays; the lone 4 goes.
+    ("S4 S5 D5 SQ SQ DK", "S4 S5 D5", "S4"),
+])
+def test_tribute_return_keeps_the_split(hand: str, allowed: str, expected: str) -> None:
+    p = HeuristicPlayer()
+    obs = return_position(hand, "2", allowed)
+    card = p.act(obs)
+    assert isinstance(card, Card) and card == parse_cards(expected)[0]
+    assert expected in p.reason.en and expected in p.reason.ko

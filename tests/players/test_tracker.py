@@ -1,0 +1,92 @@
+"""Card tracking from one seat's observation, and sampling of hidden hands."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from guandan.cards import Card, full_deck, parse_cards
+from guandan.match import Event, Match
+from guandan.players import make_player
+from guandan.players.tracker import NO_CAP, Tracker
+
+from .positions import position, reading
+
+
+def play_some(m: Match, n: int) -> None:
+    players = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    for _ in range(n):
+        seat = m.to_act
+        assert seat is not None
+        m.apply(players[seat].act(m.observation(seat)))
+
+
+def test_unseen_are_the_other_hands() -> None:
+    m = Match(seed=9)
+    play_some(m, 30)
+    seat = m.to_act
+    assert seat is not None
+    t = Tracker.from_observation(m.observation(seat))
+    truth: Counter[Card] = Counter()
+    for s, cards in m.hands.items():
+        if s != seat:
+            truth.update(cards)
+    assert t.unseen == truth
+    assert sum(t.unseen.values()) == sum(len(h) for s, h in m.hands.items() if s != seat)
+
+
+def test_samples_fit_counts_and_never_use_seen_cards() -> None:
+    m = Match(seed=10)
+    play_some(m, 40)
+    seat = m.to_act
+    assert seat is not None
+    obs = m.observation(seat)
+    t = Tracker.from_observation(obs)
+    rng = random.Random(1)
+    for _ in range(20):
+        hands = t.sample(rng)
+        assert Counter(hands[seat]) == Counter(obs.hand)
+        for s in (1, 2, 3, 4):
+            assert len(hands[s]) == obs.counts[s]
+        pool: Counter[Card] = Counter()
+        for s in (1, 2, 3, 4):
+            if s != seat:
+                pool.update(hands[s])
+        assert pool == t.unseen
+
+
+def test_gift_is_pinned_on_its_receiver() -> None:
+    gift = Event("gift", 4, 2, parse_cards("BJ")[0])
+    obs = position("S3 S4 S5", history=[gift])
+    t = Tracker.from_observation(obs)
+    assert t.pinned[2] == Counter(parse_cards("BJ"))
+    rng = random.Random(0)
+    for _ in range(10):
+        assert parse_cards("BJ")[0] in t.sample(rng)[2]
+
+
+def test_pass_letting_an_opponent_go_out_caps_singles() -> None:
+    # Seat 2 plays a 9 and keeps one card; seat 3 passes: seat 3 holds no single above 9.
+    history = [Event("play", 2, play=reading("S9", "2")), Event("pass", 3)]
+    obs = position("S3 S4 S5", counts={2: 1, 3: 20, 4: 20}, history=history, table=(2, "S9"))
+    t = Tracker.from_observation(obs)
+    assert t.caps[3] == 9
+    assert t.caps[4] == NO_CAP  # seat 4 has not passed
+    # The same pass while seat 2 keeps many cards proves nothing.
+    obs = position("S3 S4 S5", counts={2: 10, 3: 20, 4: 20}, history=history, table=(2, "S9"))
+    assert Tracker.from_observation(obs).caps[3] == NO_CAP
+
+
+def test_caps_respected_by_samples() -> None:
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
+                unseen=Counter(parse_cards("S4 S5 S6 SA DA CA")), caps={2: 6, 3: 99, 4: 99})
+    rng = random.Random(2)
+    for _ in range(30):
+        hands = t.sample(rng)
+        assert all(c.rank in "456" for c in hands[2])
+
+
+def test_full_deck_accounting() -> None:
+    obs = position("S3 S4 S5")
+    t = Tracker.from_observation(obs)
+    assert sum(t.unseen.values()) == len(full_deck()) - 3
