@@ -29,6 +29,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -86,6 +87,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
     store = GameStore(Path(data_dir) if data_dir is not None else default_data_dir(), ai=ai)
     app = FastAPI(title="Guandan", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.store = store
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, exc: Refusal) -> JSONResponse:
@@ -206,13 +208,10 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
     @app.post("/api/games/{game_id}/hint")
     def hint(game_id: str) -> HintOut:
         with locked(game_id) as game:
-            obs = game.match.observation(HUMAN)
             if game.match.to_act != HUMAN or views.pending_result(game) is not None:
                 raise Refusal("not_your_turn", "a hint is given on your turn",
                               seat=game.match.to_act)
-            player = game.player(HUMAN)
-            action = player.act(obs)
-            reason = player.reason
+            action, reason = game.decide(HUMAN)
             why = {"ko": reason.ko, "en": reason.en, "zh": reason.zh or reason.en}
             if action is PASS:
                 return HintOut(kind="pass", cards=[], play=None, reason=why)
@@ -234,7 +233,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
             if seat == HUMAN and not auto:
                 raise Refusal("your_turn", "it is your turn")
             hand_before = m.hand_number
-            action = game.player(seat).act(m.observation(seat))
+            action, _ = game.decide(seat)
             views.apply(m, action)
             state = changed(game)
             event = None

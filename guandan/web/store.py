@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import secrets
@@ -19,8 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from guandan.match import Match
-from guandan.players import REGISTRY, Player, make_player
+from guandan.match import Action, Match
+from guandan.players import REGISTRY, Player, Reason, make_player
+from guandan.readings import Reading
+
+log = logging.getLogger("guandan.web")
 
 SAVE_FORMAT = "guandan-web-game/1"
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
@@ -29,11 +33,15 @@ AI_PREFERENCE = ("search", "heuristic", "greedy", "random")
 
 
 def best_ai() -> str:
-    """The strongest registered player name."""
-    for name in AI_PREFERENCE:
+    """The strongest registered player that can be built."""
+    for name in (*AI_PREFERENCE, *REGISTRY):
         if name in REGISTRY:
+            try:
+                make_player(name, seed=0)
+            except Exception:  # a player being written may not import yet: take the next
+                continue
             return name
-    return next(iter(REGISTRY))
+    raise RuntimeError("no player can be built")
 
 
 class GameNotFound(Exception):
@@ -64,6 +72,23 @@ class Game:
         if p is None:
             p = self._players[seat] = make_player(self.ai, seed=seat)
         return p
+
+    def decide(self, seat: int) -> tuple[Action, Reason]:
+        """The AI's action for ``seat`` now and its reason.
+
+        Should the AI fail (a bug in a player must not stop the game), the ``greedy`` player
+        decides this one action instead.
+        """
+        obs = self.match.observation(seat)
+        player = self.player(seat)
+        try:
+            action = player.act(obs)
+            if action in obs.legal_actions or isinstance(action, Reading):
+                return action, player.reason
+        except Exception:
+            log.exception("player %s failed at seat %d; greedy acts instead", self.ai, seat)
+        fallback = make_player("greedy", seed=seat)
+        return fallback.act(obs), fallback.reason
 
     def to_json(self) -> dict[str, Any]:
         return {

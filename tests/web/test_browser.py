@@ -336,7 +336,8 @@ def test_language_switch(page: Any, server: Server) -> None:
     assert page.text_content("#btn-hint") == "提示"
     shot(page, "14-chinese")
     page.reload()  # the choice is kept
-    assert page.text_content("#btn-continue") == "继续"
+    page.wait_for_function(
+        "() => document.querySelector('#btn-continue').textContent === '继续'")
     page.select_option("#lang", "ko")
     page.wait_for_function(
         "() => document.querySelector('#btn-continue').textContent === '계속하기'")
@@ -383,3 +384,28 @@ def test_phone_screen(browser: Any, server: Server) -> None:
         page.screenshot(path=str(ARTIFACTS / "18-phone-rules.png"))
     finally:
         ctx.close()
+
+
+def test_choice_of_readings(page: Any, server: Server) -> None:
+    """Cards readable several ways: the choices are shown, strongest first; the chosen one is
+    played."""
+    g = server.api("POST", "/api/games", json={
+        "seed": 5, "team_levels": {"13": "7", "24": "7"}, "level_team": "13"})
+    open_saved(page, server, g["id"])
+    wait_turn_or_result(page)
+    for k in keys_of(page, ["S3", "H3", "D3", "H7", "H7"]):
+        page.click(f'#hand .card[data-key="{k}"]')
+    page.wait_for_selector("#readings:not([hidden]) button.reading")
+    buttons = page.locator("#readings button.reading")
+    assert buttons.count() == 2
+    assert buttons.nth(0).get_attribute("data-kind") == "bomb"
+    assert buttons.nth(0).get_attribute("aria-pressed") == "true"
+    assert "폭탄" in buttons.nth(0).text_content()
+    assert "풀하우스" in buttons.nth(1).text_content()
+    shot(page, "19-readings")
+    buttons.nth(1).click()
+    before = version(page)
+    page.click("#btn-play")
+    wait_change(page, before)
+    play = state(page)["history"][-1]["play"]
+    assert (play["kind"], play["rank"]) == ("full_house", "3")

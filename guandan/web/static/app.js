@@ -526,7 +526,7 @@ function tributeBox(tr) {
       const row = document.createElement("div");
       row.className = "tribute-row";
       row.append(t("tribute.exempt_holder", { seat: seatName(seat), n }), " ");
-      row.appendChild(cardRow(Array(n).fill("BJ"), { tiny: true, t }));
+      row.appendChild(cardRow(Array(n).fill("BJ"), { t }));
       box.appendChild(row);
     }
   }
@@ -534,7 +534,7 @@ function tributeBox(tr) {
     const row = document.createElement("div");
     row.className = "tribute-row " + e.kind;
     row.append(t(e.card ? key : "tribute.return_hidden", { from: seatName(e.seat), to: seatName(e.to) }), " ");
-    if (e.card) row.appendChild(cardRow([e.card], { wild: S.game.wild, tiny: true, t }));
+    if (e.card) row.appendChild(cardRow([e.card], { wild: S.game.wild, t }));
     box.appendChild(row);
   };
   for (const e of tr.gifts) line("tribute.gift", e);
@@ -937,6 +937,8 @@ async function setLang(lang) {
   S.lang = lang;
   localStorage.setItem(LS.lang, lang);
   S.cat = lang === "ko" ? S.ko : await loadCatalog(lang);
+  await loadFonts(lang);
+  refreshFonts();
   $("#lang").value = lang;
   translateStatic();
   go(S.view);
@@ -1012,9 +1014,35 @@ function wire() {
   });
 }
 
+function loadFonts(lang) {
+  // The packaged fonts (or local ones): loaded before the text is shown, so that no text is
+  // laid out with a font that lacks its glyphs.
+  const sample = lang === "zh" ? "掼蛋出牌" : lang === "ko" ? "관단掼蛋" : "掼蛋";
+  if (!document.fonts) return Promise.resolve();
+  return Promise.race([
+    document.fonts.load('16px "GD Sans"', sample).catch(() => {}),
+    new Promise((r) => setTimeout(r, 1500)),
+  ]);
+}
+
+function refreshFonts() {
+  // A new family list: Chrome lays out again the text shaped before a font arrived.
+  document.documentElement.classList.toggle("fonts-alt");
+}
+
 async function main() {
+  const fonts = loadFonts(S.lang);
   S.ko = await loadCatalog("ko");
   S.cat = S.lang === "ko" ? S.ko : await loadCatalog(S.lang).catch(() => S.ko);
+  await fonts;
+  document.documentElement.classList.add("fonts-ready");
+  document.documentElement.classList.remove("loading");
+  document.fonts?.addEventListener("loadingdone", () => {
+    refreshFonts();
+    translateStatic();
+    go(S.view);
+    if (S.game) render();
+  });
   wire();
   $("#lang").value = S.lang;
   translateStatic();
