@@ -1,0 +1,82 @@
+"""The arena: duplicate play, statistics, the command line and its hand records."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from guandan.arena import arena_main, mean_interval, run_arena, wilson
+from guandan.cli import main as cli_main
+from guandan.records import replay_records
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_mean_interval() -> None:
+    m, lo, hi = mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and lo < 2.5 < hi
+    assert hi - lo == pytest.approx(2 * 1.96 * (1.6667 / 4) ** 0.5, rel=1e-3)
+
+
+def _records(out: io.StringIO) -> list[dict[str, object]]:
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+@pytest.mark.parametrize("mode", ["hand", "match"])
+def test_each_deal_is_played_twice_with_the_teams_swapped(mode: str) -> None:
+    out = io.StringIO()
+    r = run_arena("greedy", "random", "site", hands=3, seed=4, out=out, mode=mode,
+                  max_hands=3)
+    records = _records(out)
+    assert len(records) == r.hands >= 6
+    by_deal: dict[tuple[object, object], list[dict[str, object]]] = defaultdict(list)
+    for rec in records:
+        by_deal[(rec["match"], rec["hand"])].append(rec)
+    # Hand 1 of every deal set is played in both seatings on the same cards.
+    firsts = [v for (_, hand), v in by_deal.items() if hand == 1]
+    assert len(firsts) == r.deal_sets
+    for pair in firsts:
+        assert len(pair) == 2 and pair[0]["deal"] == pair[1]["deal"]
+    assert r.a_hand_wins <= r.hands and len(r.a_gain) == r.hands
+    assert not replay_records(records)
+
+
+def test_results_are_repeatable_and_report_everything() -> None:
+    a = run_arena("heuristic", "greedy", "site", hands=4, seed=2, mode="hand").to_json()
+    b = run_arena("heuristic", "greedy", "site", hands=4, seed=2, mode="hand").to_json()
+    a.pop("timing")
+    timing = b.pop("timing")
+    assert a == b
+    assert set(timing) == {"heuristic", "greedy"}
+    assert timing["heuristic"]["decisions"] > 0
+    assert 0 <= a["a_hand_win_ci95"][0] <= a["a_hand_win_rate"] <= a["a_hand_win_ci95"][1] <= 1
+
+
+def test_heuristic_beats_random_clearly() -> None:
+    r = run_arena("heuristic", "random", "site", hands=20, seed=1, mode="hand")
+    assert r.a_hand_wins / r.hands >= 0.85
+
+
+def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "hands.jsonl"
+    code = cli_main(["arena", "--players", "greedy,random", "--rules", "huaian", "--hands", "2",
+                     "--seed", "3", "--out", str(out), "--no-progress"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "hands won by greedy" in text and "95% CI" in text and "p95" in text
+    lines = out.read_text().splitlines()
+    assert len(lines) >= 4 and all(json.loads(x)["rules"] == "huaian" for x in lines)
+    assert arena_main(["--players", "greedy,nobody"]) == 2
+    assert arena_main(["--players", "greedy,random", "--hands", "1", "--json",
+                       "--no-progress", "--mode", "hand"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 2 and data["players"] == ["greedy", "random"]
