@@ -189,8 +189,11 @@ class Match:
                       else self.team_levels["13"])
         self.deal = deal_for(self.seed, self.match_number, self.hand_number)
         self.exchange = TributeExchange(self.deal, self.level, self.preset, self._previous_finish)
-        self.events: list[Event] = [Event("gift", g.giver, g.receiver, g.card)
-                                    for g in self.exchange.gifts]
+        self.events: list[Event] = []
+        # Each seat's view of the events, kept as they happen so an observation is a copy.
+        self._views: dict[int, list[Event]] = {s: [] for s in SEATS}
+        for g in self.exchange.gifts:
+            self._add_event(Event("gift", g.giver, g.receiver, g.card))
         self.play_state: Hand | None = None
         self._cache: tuple[int, tuple[Action, ...]] | None = None
         if self.exchange.done:
@@ -268,7 +271,7 @@ class Match:
                 raise ValueError(f"seat {seat} must return a card to its giver, not {action!r}")
             giver = self.exchange.plan.gifts[len(self.exchange.returns)].giver
             self.exchange.apply_return(seat, action)
-            self.events.append(Event("return", seat, giver, action))
+            self._add_event(Event("return", seat, giver, action))
             self._log.append([seat, "return", action.notation])
             if self.exchange.done:
                 self.play_state = Hand(self.exchange.hands, self.level, self.exchange.leader)
@@ -276,12 +279,12 @@ class Match:
         state = self.play_state
         if isinstance(action, Pass):
             state.pass_turn(seat)
-            self.events.append(Event("pass", seat))
+            self._add_event(Event("pass", seat))
             self._log.append([seat, "pass"])
         elif isinstance(action, Reading):
             reading = state.check_play(seat, action)
             state.play(seat, reading)
-            self.events.append(Event("play", seat, play=reading))
+            self._add_event(Event("play", seat, play=reading))
             self._log.append([seat, "play", " ".join(c.notation for c in reading.cards),
                               reading.kind, reading.rank])
         else:
@@ -313,7 +316,7 @@ class Match:
         if seat not in SEATS:
             raise ValueError(f"not a seat: {seat!r} (seats are 1, 2, 3, 4)")
         hands = self.hands
-        history = tuple(self._visible(e, seat) for e in self.events)
+        history = tuple(self._views[seat])
         trick: tuple[Event, ...] = ()
         if self.play_state is not None and self.play_state.table is not None:
             done = len(self.events) - len(self.play_state.turns)
@@ -331,11 +334,11 @@ class Match:
             level_team=self.level_team, results=tuple(self.results),
         )
 
-    @staticmethod
-    def _visible(event: Event, seat: int) -> Event:
-        if event.kind == "return" and seat not in (event.seat, event.to):
-            return Event("return", event.seat, event.to)
-        return event
+    def _add_event(self, event: Event) -> None:
+        self.events.append(event)
+        hidden = Event("return", event.seat, event.to) if event.kind == "return" else event
+        for seat, view in self._views.items():
+            view.append(event if seat in (event.seat, event.to) else hidden)
 
     # -- saving ------------------------------------------------------------------------------
 

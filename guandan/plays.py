@@ -48,7 +48,7 @@ class _Groups:
                 nat[v].append(c)
         nat[1] = nat[14]  # a low A
         self.nat, self.wilds, self.lj, self.bj = nat, wilds, lj, bj
-        self.suited: dict[str, list[Card | None]] | None = None
+        self.suited: dict[str, tuple[int, list[Card | None]]] | None = None
 
     def strength(self, v: int) -> int:
         return 15 if v == self.lv else v
@@ -184,33 +184,42 @@ class _Groups:
     def plates(self, min_key: int) -> list[Reading]:
         return self._runs("plate", 2, 3, 2, min_key)
 
-    def _suited(self) -> dict[str, list[Card | None]]:
+    def _suited(self) -> dict[str, tuple[int, list[Card | None]]]:
+        """Per suit: a bit mask of the values held (bit 1 is a low A) and a card per value."""
         if self.suited is None:
-            suited: dict[str, list[Card | None]] = {s: [None] * 15 for s in SUITS}
+            suited: dict[str, tuple[int, list[Card | None]]] = {}
+            rows: dict[str, list[Card | None]] = {s: [None] * 15 for s in SUITS}
             for v in _VALUES:
                 for c in self.nat[v]:
-                    suited[c.suit][v] = c
-            for s in SUITS:
-                suited[s][1] = suited[s][14]
+                    rows[c.suit][v] = c
+            for s, row in rows.items():
+                row[1] = row[14]
+                mask = 0
+                for v in range(1, 15):
+                    if row[v] is not None:
+                        mask |= 1 << v
+                suited[s] = (mask, row)
             self.suited = suited
         return self.suited
 
     def straight_flushes(self, min_key: int) -> list[Reading]:
         out = []
         wilds, level = self.wilds, self.level
-        w = len(wilds)
-        suited = self._suited()
+        need = 5 - len(wilds)  # natural cards of one suit a window needs
+        rows = [(mask, row) for mask, row in self._suited().values() if mask.bit_count() >= need]
+        if not rows:
+            return out
         for top in range(max(5, min_key + 1), 15):
             best: list[Card | None] | None = None
-            best_missing = w + 1
-            for s in SUITS:
-                row = suited[s][top - 4 : top + 1]
-                missing = row.count(None)
-                if missing < best_missing:
-                    best, best_missing = row, missing
+            best_held = need - 1
+            for mask, row in rows:
+                held = ((mask >> (top - 4)) & 31).bit_count()
+                if held > best_held:
+                    best, best_held = row, held
             if best is None:
                 continue
-            cards = tuple(c for c in best if c is not None) + tuple(wilds[:best_missing])
+            cards = tuple(c for c in best[top - 4 : top + 1] if c is not None)
+            cards += tuple(wilds[: 5 - best_held])
             out.append(Reading._known("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
         return out
 
