@@ -203,7 +203,7 @@ class _Groups:
         return self.suited
 
     def straight_flushes(self, min_key: int) -> list[Reading]:
-        out = []
+        out: list[Reading] = []
         wilds, level = self.wilds, self.level
         need = 5 - len(wilds)  # natural cards of one suit a window needs
         rows = [(mask, row) for mask, row in self._suited().values() if mask.bit_count() >= need]
