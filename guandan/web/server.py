@@ -18,12 +18,13 @@ Endpoints (all JSON; errors are ``{"error": {"code", "message", "params"}}``):
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from guandan.cards import Card
-from guandan.match import PASS, Match
+from guandan.match import PASS, Action, Match
+from guandan.players import Reason
 from guandan.readings import Reading
 from guandan.web import views
 from guandan.web.models import (
@@ -114,15 +116,33 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
         code = "not_found" if exc.status_code == 404 else "http_error"
         return _error(exc.status_code, code, str(exc.detail))
 
-    @contextmanager
-    def locked(game_id: str) -> Iterator[Game]:
+    @asynccontextmanager
+    async def locked(game_id: str) -> AsyncIterator[Game]:
+        """The game, locked; waiting for the lock without blocking the other games."""
         game = store.get(game_id)
-        with game.lock:
+        while not game.lock.acquire(blocking=False):
+            await asyncio.sleep(0.002)
+        try:
             yield game
+        finally:
+            game.lock.release()
 
     def changed(game: Game) -> GameState:
+        game.version += 1
         store.save(game)
         return views.state_out(game)
+
+    def ai_decides(game: Game, seat: int, check: Callable[[Game], None]) -> tuple[
+            Action, Reason, int]:
+        """The AI's action for ``seat``: the game is read under its lock, the AI thinks
+        outside it (other requests of this game, and every other game, go on meanwhile)."""
+        with game.ai_lock:
+            with game.lock:
+                check(game)
+                obs = game.match.observation(seat)
+                version = game.version
+            action, reason = game.decide(seat, obs)
+        return action, reason, version
 
     # -- pages -----------------------------------------------------------------------------
 
@@ -147,7 +167,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
     # -- games -----------------------------------------------------------------------------
 
     @app.post("/api/games", status_code=201)
-    def create_game(body: NewGameIn) -> GameState:
+    async def create_game(body: NewGameIn) -> GameState:
         try:
             match = new_match(body.preset, body.seed,
                               {str(k): str(v) for k, v in body.team_levels.items()}
@@ -160,19 +180,19 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
             return views.state_out(game)
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str) -> GameState:
-        with locked(game_id) as game:
+    async def get_game(game_id: str) -> GameState:
+        async with locked(game_id) as game:
             return views.state_out(game)
 
     @app.delete("/api/games/{game_id}", status_code=204)
-    def delete_game(game_id: str) -> Response:
+    async def delete_game(game_id: str) -> Response:
         store.get(game_id)
         store.delete(game_id)
         return Response(status_code=204)
 
     @app.post("/api/games/{game_id}/play")
-    def play(game_id: str, body: PlayIn) -> GameState:
-        with locked(game_id) as game:
+    async def play(game_id: str, body: PlayIn) -> GameState:
+        async with locked(game_id) as game:
             obs = views.check_turn(game, "play")
             cards = views.parse_input_cards(body.cards)
             reading = views.choose_play(obs, cards, body.kind, body.rank)
@@ -180,24 +200,24 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
             return changed(game)
 
     @app.post("/api/games/{game_id}/pass")
-    def pass_turn(game_id: str) -> GameState:
-        with locked(game_id) as game:
+    async def pass_turn(game_id: str) -> GameState:
+        async with locked(game_id) as game:
             obs = views.check_turn(game, "play")
             views.check_pass(obs)
             views.apply(game.match, PASS)
             return changed(game)
 
     @app.post("/api/games/{game_id}/return")
-    def return_card(game_id: str, body: ReturnIn) -> GameState:
-        with locked(game_id) as game:
+    async def return_card(game_id: str, body: ReturnIn) -> GameState:
+        async with locked(game_id) as game:
             obs = views.check_turn(game, "return")
             card = views.check_return(obs, body.card)
             views.apply(game.match, card)
             return changed(game)
 
     @app.post("/api/games/{game_id}/readings")
-    def readings(game_id: str, body: CardsIn) -> ReadingsOut:
-        with locked(game_id) as game:
+    async def readings(game_id: str, body: CardsIn) -> ReadingsOut:
+        async with locked(game_id) as game:
             obs = views.own_observation(game)
             cards = views.parse_input_cards(body.cards)
             views.check_held(obs, cards)
@@ -207,47 +227,67 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
 
     @app.post("/api/games/{game_id}/hint")
     def hint(game_id: str) -> HintOut:
-        with locked(game_id) as game:
-            if game.match.to_act != HUMAN or views.pending_result(game) is not None:
+        """The AI's choice for seat 1 with its reason; nothing is played. (A plain ``def``:
+        the AI thinks in a worker thread, not in the event loop.)"""
+        game = store.get(game_id)
+
+        def check(g: Game) -> None:
+            if g.match.to_act != HUMAN or views.pending_result(g) is not None:
                 raise Refusal("not_your_turn", "a hint is given on your turn",
-                              seat=game.match.to_act)
-            action, reason = game.decide(HUMAN)
-            why = {"ko": reason.ko, "en": reason.en, "zh": reason.zh or reason.en}
-            if action is PASS:
-                return HintOut(kind="pass", cards=[], play=None, reason=why)
-            if isinstance(action, Card):
-                return HintOut(kind="return", cards=[action.notation], play=None, reason=why)
-            p = views.play_out(action)  # type: ignore[arg-type]
-            return HintOut(kind="play", cards=p.cards, play=p, reason=why)
+                              seat=g.match.to_act)
+
+        action, reason, _ = ai_decides(game, HUMAN, check)
+        why = {"ko": reason.ko, "en": reason.en, "zh": reason.zh or reason.en}
+        if action is PASS:
+            return HintOut(kind="pass", cards=[], play=None, reason=why)
+        if isinstance(action, Card):
+            return HintOut(kind="return", cards=[action.notation], play=None, reason=why)
+        p = views.play_out(action)  # type: ignore[arg-type]
+        return HintOut(kind="play", cards=p.cards, play=p, reason=why)
 
     @app.post("/api/games/{game_id}/step")
     def step(game_id: str, body: StepIn | None = None) -> StepOut:
+        """One action by the seat to act: an AI seat, or seat 1 when auto-play is on."""
         auto = body.auto if body is not None else False
-        with locked(game_id) as game:
-            m = game.match
-            if views.pending_result(game) is not None:
+        game = store.get(game_id)
+        seat_box: list[int] = []
+
+        def check(g: Game) -> None:
+            if views.pending_result(g) is not None:
                 raise Refusal("result_pending", "the result of the hand is shown: continue first")
-            seat = m.to_act
+            seat = g.match.to_act
             if seat is None:
                 raise Refusal("match_over", "the match is over: start a new one")
             if seat == HUMAN and not auto:
                 raise Refusal("your_turn", "it is your turn")
-            hand_before = m.hand_number
-            action, _ = game.decide(seat)
-            views.apply(m, action)
-            state = changed(game)
-            event = None
-            if m.hand_number == hand_before and state.history:
-                event = state.history[-1]
-            elif isinstance(action, Reading):
-                event = Event(kind="play", seat=seat, play=views.play_out(action))
-            return StepOut(state=state, event=event)
+            seat_box.append(seat)
+
+        with game.ai_lock:  # one AI decision at a time per game
+            with game.lock:
+                check(game)
+                seat = seat_box[0]
+                obs = game.match.observation(seat)
+                version = game.version
+            action, _ = game.decide(seat, obs)
+            with game.lock:
+                if game.version != version:
+                    raise Refusal("changed", "the game changed meanwhile: step again")
+                m = game.match
+                hand_before = m.hand_number
+                views.apply(m, action)
+                state = changed(game)
+        event = None
+        if m.hand_number == hand_before and state.history:
+            event = state.history[-1]
+        elif isinstance(action, Reading):
+            event = Event(kind="play", seat=seat, play=views.play_out(action))
+        return StepOut(state=state, event=event)
 
     @app.post("/api/games/{game_id}/next")
-    def next_hand(game_id: str) -> GameState:
+    async def next_hand(game_id: str) -> GameState:
         """다시 하기: past the shown result, on to the next hand (after a final victory, a new
         match under the same preset)."""
-        with locked(game_id) as game:
+        async with locked(game_id) as game:
             pending = views.pending_result(game)
             if pending is None and game.match.to_act is not None:
                 raise Refusal("no_result", "the hand is not over")
@@ -260,15 +300,15 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
             return changed(game)
 
     @app.get("/api/games/{game_id}/records")
-    def records(game_id: str) -> RecordsOut:
-        with locked(game_id) as game:
+    async def records(game_id: str) -> RecordsOut:
+        async with locked(game_id) as game:
             return RecordsOut(preset=game.preset, match_number=game.match_number,
                               results=views.hand_results(game),
                               records=list(game.match.records))
 
     @app.get("/api/games/{game_id}/export")
-    def export(game_id: str) -> Response:
-        with locked(game_id) as game:
+    async def export(game_id: str) -> Response:
+        async with locked(game_id) as game:
             lines = [json.dumps(r, ensure_ascii=False) for r in game.match.records]
             name = f"guandan-match{game.match_number}-{time.strftime('%Y%m%d')}.jsonl"
             return Response("\n".join(lines) + ("\n" if lines else ""),

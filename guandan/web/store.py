@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from guandan.match import Action, Match
+from guandan.match import Action, Match, Observation
 from guandan.players import REGISTRY, Player, Reason, make_player
 from guandan.readings import Reading
 
@@ -63,7 +63,10 @@ class Game:
     seen_results: int = 0
     created: float = field(default_factory=time.time)
     ai: str = "greedy"
+    version: int = 0  # counts the changes since the game was loaded
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    #: Held while an AI thinks for this game (outside ``lock``, so the game stays readable).
+    ai_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _players: dict[int, Player] = field(default_factory=dict, repr=False)
 
     def player(self, seat: int) -> Player:
@@ -73,13 +76,12 @@ class Game:
             p = self._players[seat] = make_player(self.ai, seed=seat)
         return p
 
-    def decide(self, seat: int) -> tuple[Action, Reason]:
-        """The AI's action for ``seat`` now and its reason.
+    def decide(self, seat: int, obs: Observation) -> tuple[Action, Reason]:
+        """The AI's action for ``seat`` seeing ``obs``, and its reason.
 
         Should the AI fail (a bug in a player must not stop the game), the ``greedy`` player
         decides this one action instead.
         """
-        obs = self.match.observation(seat)
         player = self.player(seat)
         try:
             action = player.act(obs)
