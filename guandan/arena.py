@@ -137,15 +137,18 @@ class ArenaResult:
             f"95% CI [{100 * j['a_hand_win_ci95'][0]:.2f}, {100 * j['a_hand_win_ci95'][1]:.2f}]"
             f"  ({self.a_hand_wins}/{self.hands})",
         ]
-        if self.matches:
+        if self.mode == "hand":
+            lines.append(
+                f"  final victories {a}:  {self.a_match_wins} of {self.matches} hands that ended "
+                f"a match (hands at level A won 1-2 or 1-3)")
+        elif self.matches:
             lines.append(
                 f"  final victories {a}:  {100 * j['a_final_victory_rate']:6.2f}%  "
                 f"95% CI [{100 * j['a_final_victory_ci95'][0]:.2f}, "
                 f"{100 * j['a_final_victory_ci95'][1]:.2f}]  ({self.a_match_wins}/{self.matches}"
                 f" matches finished, {self.unfinished_matches} stopped at the hand limit)")
         else:
-            lines.append(f"  final victories {a}:  {self.a_match_wins} "
-                         f"(no match finished{'' if self.mode == 'match' else ' in hand mode'})")
+            lines.append(f"  final victories {a}:  none (no match finished)")
         for name, key in ((a, "a"), (b, "b")):
             m, (lo, hi) = j[f"{key}_levels_per_hand"], j[f"{key}_levels_per_hand_ci95"]
             lines.append(f"  levels gained per hand, {name} ({key.upper()}): {m:.3f}  "

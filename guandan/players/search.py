@@ -224,11 +224,33 @@ class Sim:
                     and best.kind not in SEQUENCE_KINDS):
                 return None
             return best
+        if danger and table.kind in ("single", "pair"):
+            broken = self._break(parts, table)
+            if broken is not None:
+                return broken
         if danger or len(parts) <= 3:
             bombs = [p for p in parts if p.power and p.beats(table)]
             if bombs:
                 return min(bombs, key=lambda p: (p.power, p.key))
         return None
+
+    @staticmethod
+    def _break(parts: list[APlay], table: APlay) -> APlay | None:
+        """Break the weakest pair or triple that can beat a single or pair; the rest stays."""
+        need = table.size
+        best: APlay | None = None
+        for p in parts:
+            if (p.kind in ("pair", "triple") and p.size > need and p.key > table.key
+                    and (best is None or p.key < best.key)):
+                best = p
+        if best is None:
+            return None
+        parts.remove(best)
+        left = best.size - need
+        parts.append(APlay("single" if left == 1 else "pair", left, best.key, 0, best.cost))
+        played = APlay(table.kind, need, best.key, 0, 1.0)
+        parts.append(played)
+        return played
 
     def run(self, limit: int = 400) -> None:
         for _ in range(limit):
@@ -294,8 +316,9 @@ class SearchPlayer:
     name = "search"
 
     def __init__(self, seed: int = 0, budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 samples: int = DEFAULT_SAMPLES) -> None:
+                 samples: int = DEFAULT_SAMPLES, endgame_cards: int = 27) -> None:
         self.seed = seed
+        self.endgame_cards = endgame_cards
         self.budget_ms = budget_ms
         self.samples = samples
         self.core = HeuristicCore()
@@ -317,8 +340,9 @@ class SearchPlayer:
         tracker = Tracker.from_observation(obs)
         v = view_of(obs, tracker)
         h_play, h_reason = self.core.choose(v)
-        cands = self.candidates(v, h_play)
         self.last_samples = 0
+        endgame = min(n for n in obs.counts.values() if n > 0) <= self.endgame_cards
+        cands = self.candidates(v, h_play) if endgame else []
         if len(cands) <= 1:
             self.reason = h_reason
             return h_play if h_play is not None else pass_action(obs)

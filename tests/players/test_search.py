@@ -1,0 +1,93 @@
+"""The search player's simulator and budget."""
+
+from __future__ import annotations
+
+import random
+
+from guandan.cards import deal
+from guandan.match import Match
+from guandan.players.search import APlay, SearchPlayer, Sim, abstract_hand, abstract_reading
+from guandan.plays import legal_plays
+from guandan.readings import beats
+
+from .positions import position
+
+
+def test_abstract_beats_agrees_with_the_rules() -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        hands = deal(rng)
+        level = rng.choice("23456789TJQKA")
+        a = legal_plays(hands[1], level)
+        b = legal_plays(hands[2], level)
+        for x in rng.sample(a, min(25, len(a))):
+            for y in rng.sample(b, min(25, len(b))):
+                assert abstract_reading(x).beats(abstract_reading(y)) == beats(x, y), (x, y)
+
+
+def test_abstract_hand_covers_the_hand() -> None:
+    hands = deal(random.Random(8))
+    for s in (1, 2, 3, 4):
+        assert sum(p.size for p in abstract_hand(hands[s], "5")) == 27
+
+
+def single(key: int) -> APlay:
+    return APlay("single", 1, key, 0)
+
+
+def test_partner_leads_after_the_last_card_stands() -> None:
+    parts = {1: [single(9)], 2: [single(3), single(4)], 3: [single(5), single(6)],
+             4: [single(7), single(8)]}
+    sim = Sim(parts, None, None, set(), [], 1)
+    sim.play(1, parts[1][0])
+    assert sim.finish == [1] and sim.to_act == 2
+    sim.pass_turn(2)
+    sim.pass_turn(3)
+    sim.pass_turn(4)
+    assert sim.table is None and sim.to_act == 3
+
+
+def test_trick_goes_to_the_last_player_when_all_others_pass() -> None:
+    parts = {1: [single(9), single(3)], 2: [single(4)], 3: [single(5)], 4: [single(6)]}
+    sim = Sim(parts, None, None, set(), [], 1)
+    sim.play(1, parts[1][0])
+    for s in (2, 3, 4):
+        sim.pass_turn(s)
+    assert sim.to_act == 1 and sim.table is None
+
+
+def test_hand_ends_with_both_partners_out() -> None:
+    parts = {1: [single(14)], 2: [single(3), single(4)], 3: [single(15)], 4: [single(5)]}
+    sim = Sim(parts, None, None, set(), [], 1)
+    sim.run()
+    assert sim.over()
+    assert sim.finish[:2] == [1, 3]
+    assert sim.value(1) == 3.0 and sim.value(2) == -3.0
+
+
+def test_sample_limit_and_time_budget() -> None:
+    m = Match(seed=4)
+    obs = m.observation(1)
+    p = SearchPlayer(seed=0, samples=5, budget_ms=None)
+    assert p.act(obs) in obs.legal_actions
+    assert p.last_samples <= 5
+    q = SearchPlayer(seed=0, samples=500, budget_ms=0.001)  # the budget is over at once
+    assert q.act(obs) in obs.legal_actions
+    assert q.last_samples == 2  # it always looks at two samples before checking the clock
+
+
+def test_search_goes_out_without_searching() -> None:
+    p = SearchPlayer(seed=0, samples=8, budget_ms=None)
+    obs = position("S9 D9", table=(2, "S5 D5"))
+    a = p.act(obs)
+    assert a in obs.legal_actions and p.last_samples == 0
+    assert "out" in p.reason.en
+
+
+def test_search_reason_reports_the_sampling() -> None:
+    p = SearchPlayer(seed=0, samples=8, budget_ms=None)
+    obs = position("S3 D6 SK DK C9 C9 C9 S4 D4", table=(2, "SQ"), counts={2: 9, 3: 5, 4: 6})
+    a = p.act(obs)
+    assert a in obs.legal_actions
+    assert p.last_samples >= 1
+    assert "sampled deals" in p.reason.en and "표본" in p.reason.ko
