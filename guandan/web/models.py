@@ -157,7 +157,10 @@ class ErrorOut(BaseModel):
 
 
 class RecordsOut(BaseModel):
+    """The match's finished hands. The records themselves (with every seat's deal) are only
+    in the export, a file the person asks for."""
+
     preset: str
     match_number: int
     results: list[HandResult]
-    records: list[dict[str, object]]
+    hands: int

@@ -304,7 +304,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
         async with locked(game_id) as game:
             return RecordsOut(preset=game.preset, match_number=game.match_number,
                               results=views.hand_results(game),
-                              records=list(game.match.records))
+                              hands=len(game.match.records))
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str) -> Response:

@@ -109,9 +109,9 @@ def group_order(hand: Sequence[Card], level: str) -> list[list[Card]]:
     rest = Counter(c for c in hand if not c.is_wild(level))
     groups: list[list[Card]] = []
     wilds = [c for c in hand if c.is_wild(level)]
-    specials = [p for p in legal_plays(list(rest.elements()), level)
-                if p.is_special and p.kind != "bomb"]
-    bombs = [p for p in legal_plays(list(rest.elements()), level) if p.kind == "bomb"]
+    plays = [p for p in legal_plays(list(rest.elements()), level) if p.is_special]
+    specials = [p for p in plays if p.kind != "bomb"]
+    bombs = [p for p in plays if p.kind == "bomb"]
     # Bombs: the biggest of each rank (all natural cards of that rank).
     by_rank: dict[str | None, Reading] = {}
     for b in bombs:

@@ -409,3 +409,15 @@ def test_choice_of_readings(page: Any, server: Server) -> None:
     wait_change(page, before)
     play = state(page)["history"][-1]["play"]
     assert (play["kind"], play["rank"]) == ("full_house", "3")
+
+
+def test_exemption_is_announced(page: Any, server: Server) -> None:
+    g = server.api("POST", "/api/games", json={"seed": 8})
+    s = ai_to_result(server, g["id"], lambda s: s["hand_number"] == 2 and not s["result"])
+    assert s["tribute"]["kind"] == "exempt"
+    open_saved(page, server, g["id"], query="/?pace=30")  # slow AI: the notice stays
+    page.wait_for_selector("#tribute .exempt")
+    assert "공물 면제" in page.text_content("#tribute")
+    assert page.locator('#tribute .card[data-card="BJ"]').count() == 2
+    assert page.locator('#log-list li.exempt .card[data-card="BJ"]').count() == 2
+    shot(page, "20-exemption")

@@ -669,7 +669,16 @@ function renderLog() {
   const ol = $("#log-list");
   ol.innerHTML = "";
   const events = g.history;
-  if (!events.length) {
+  if (g.tribute && g.tribute.kind === "exempt") {
+    const li = document.createElement("li");
+    li.className = "ev exempt";
+    li.append(t("tribute.exempt"));
+    for (const [seat, n] of Object.entries(g.tribute.exempt_jokers)) {
+      li.append(" " + t("tribute.exempt_holder", { seat: seatName(seat), n }));
+      li.appendChild(cardRow(Array(n).fill("BJ"), { tiny: true, t }));
+    }
+    ol.appendChild(li);
+  } else if (!events.length) {
     const li = document.createElement("li");
     li.className = "empty";
     li.textContent = t("log.empty");
@@ -744,7 +753,16 @@ function renderResult() {
     tr.dataset.team = team;
     const b = r.team_levels_before[team];
     const a = r.team_levels_after[team];
-    const diff = team === r.winner ? `+${r.gain}` : t("result.kept");
+    const diff =
+      r.final_winner === team
+        ? t("result.final")
+        : team === r.winner && b !== a
+          ? `+${r.gain}`
+          : team === r.winner
+            ? t("result.capped")
+            : r.reset === team
+              ? t("result.reset")
+              : t("result.kept");
     tr.innerHTML = "<th></th><td class='before'></td><td>→</td><td class='after'></td><td class='diff'></td>";
     tr.children[0].textContent = t("team." + team);
     tr.children[1].textContent = rankLabel(b);
