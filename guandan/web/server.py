@@ -54,7 +54,7 @@ from guandan.web.models import (
     StepIn,
     StepOut,
 )
-from guandan.web.store import CorruptSave, Game, GameNotFound, GameStore
+from guandan.web.store import CorruptSave, Game, GameNotFound, GameStore, ai_pool
 from guandan.web.views import HUMAN, Refusal
 
 HERE = Path(__file__).parent
@@ -84,10 +84,24 @@ def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None 
     return Match(preset, seed=secrets.randbits(48) if seed is None else seed, **kwargs)
 
 
-def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> FastAPI:
-    """The web game's application, saving games in ``data_dir`` (see ``default_data_dir``)."""
+def create_app(data_dir: Path | str | None = None, ai: str | None = None,
+               ai_workers: int = 0) -> FastAPI:
+    """The web game's application, saving games in ``data_dir`` (see ``default_data_dir``).
+
+    ``ai`` names the player of the AI seats and the hint (default: the strongest the project
+    has); ``ai_workers`` > 0 lets it think in that many worker processes.
+    """
     store = GameStore(Path(data_dir) if data_dir is not None else default_data_dir(), ai=ai)
-    app = FastAPI(title="Guandan", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    pool = ai_pool(ai_workers)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    app = FastAPI(title="Guandan", docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.store = store
     app.add_middleware(GZipMiddleware, minimum_size=1000)
 
@@ -141,7 +155,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
                 check(game)
                 obs = game.match.observation(seat)
                 version = game.version
-            action, reason = game.decide(seat, obs)
+            action, reason = game.decide(seat, obs, pool)
         return action, reason, version
 
     # -- pages -----------------------------------------------------------------------------
@@ -268,7 +282,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None) -> Fas
                 seat = seat_box[0]
                 obs = game.match.observation(seat)
                 version = game.version
-            action, _ = game.decide(seat, obs)
+            action, _ = game.decide(seat, obs, pool)
             with game.lock:
                 if game.version != version:
                     raise Refusal("changed", "the game changed meanwhile: step again")
@@ -328,7 +342,8 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
     import uvicorn
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
-    app = create_app(data_dir, ai=getattr(args, "ai", None))
+    workers = args.ai_workers if args.ai_workers is not None else min(2, os.cpu_count() or 1)
+    app = create_app(data_dir, ai=args.ai, ai_workers=workers)
     host = args.host
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"관단 Guandan: open http://{shown}:{args.port}/  (saves in {data_dir})", flush=True)
@@ -341,4 +356,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--data-dir", default=None,
                         help="folder for the saved games (default ~/.local/share/guandan)")
-    parser.add_argument("--ai", default=None, help="player for the AI seats and the hint")
+    parser.add_argument("--ai", default=None,
+                        help="player for the AI seats and the hint (default: the strongest)")
+    parser.add_argument("--ai-workers", type=int, default=None,
+                        help="worker processes for the AI (default: 2; 0: in the server)")

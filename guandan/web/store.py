@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import multiprocessing as mp
 import os
 import re
 import secrets
 import tempfile
 import threading
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,17 +78,27 @@ class Game:
             p = self._players[seat] = make_player(self.ai, seed=seat)
         return p
 
-    def decide(self, seat: int, obs: Observation) -> tuple[Action, Reason]:
+    def decide(self, seat: int, obs: Observation,
+               pool: Executor | None = None) -> tuple[Action, Reason]:
         """The AI's action for ``seat`` seeing ``obs``, and its reason.
+
+        With a ``pool`` (worker processes), the player object travels to a worker with the
+        observation and comes back with its new state: the AI thinks on another core and the
+        server's own process stays free for the people's actions.
 
         Should the AI fail (a bug in a player must not stop the game), the ``greedy`` player
         decides this one action instead.
         """
         player = self.player(seat)
         try:
-            action = player.act(obs)
+            if pool is not None:
+                action, reason, player = pool.submit(think, player, obs).result(timeout=120)
+                self._players[seat] = player
+            else:
+                action = player.act(obs)
+                reason = player.reason
             if action in obs.legal_actions or isinstance(action, Reading):
-                return action, player.reason
+                return action, reason
         except Exception:
             log.exception("player %s failed at seat %d; greedy acts instead", self.ai, seat)
         fallback = make_player("greedy", seed=seat)
@@ -103,6 +115,19 @@ class Game:
             "saved": time.time(),
             "match": self.match.to_json(),
         }
+
+
+def think(player: Player, obs: Observation) -> tuple[Action, Reason, Player]:
+    """One decision, in a worker process: the action, its reason and the player's new state."""
+    action = player.act(obs)
+    return action, player.reason, player
+
+
+def ai_pool(workers: int) -> Executor | None:
+    """Worker processes for the AI (``None`` for 0: the AI thinks in the server's process)."""
+    if workers <= 0:
+        return None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
 
 
 def id_hash(game_id: str) -> str:

@@ -489,3 +489,20 @@ def test_every_error_code_has_a_message() -> None:
         cat = json.loads((here / "catalogs" / f"{lang}.json").read_text())
         missing = [c for c in codes - {"unknown_language"} if f"err.{c}" not in cat]
         assert not missing, (lang, missing)
+
+
+def test_ai_in_worker_processes_plays_the_same(tmp_path: Path) -> None:
+    """The AI thinking in a worker process (as ``guandan serve`` runs it) decides exactly as
+    in the server's process: the player's state travels with it."""
+    finished = []
+    for workers in (0, 1):
+        with TestClient(create_app(tmp_path / str(workers), ai="greedy",
+                                   ai_workers=workers)) as c:
+            g = new_game(c, seed=3)
+            s = advance(c, g["id"], lambda s: s["result"] is not None)
+            hint = None
+            s = c.post(f"/api/games/{g['id']}/next").json()
+            if s["to_act"] == 1:
+                hint = c.post(f"/api/games/{g['id']}/hint").json()
+            finished.append((s["results"], c.get(f"/api/games/{g['id']}/export").text, hint))
+    assert finished[0] == finished[1]

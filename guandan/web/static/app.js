@@ -515,7 +515,7 @@ function tributeBox(tr) {
   box.dataset.kind = tr.kind;
   const h = document.createElement("div");
   h.className = "tribute-title";
-  h.textContent = `${t("tribute.title")} · ${t("tribute." + tr.kind)}`;
+  h.textContent = `${t("tribute.title")} · ${t("tribute.kind." + tr.kind)}`;
   box.appendChild(h);
   if (tr.kind === "exempt") {
     const p = document.createElement("div");
@@ -523,6 +523,7 @@ function tributeBox(tr) {
     p.textContent = t("tribute.exempt");
     box.appendChild(p);
     for (const [seat, n] of Object.entries(tr.exempt_jokers)) {
+      if (!n) continue;
       const row = document.createElement("div");
       row.className = "tribute-row";
       row.append(t("tribute.exempt_holder", { seat: seatName(seat), n }), " ");
@@ -584,11 +585,21 @@ function renderHand() {
     const e = cardEl(c.card, { wild: g.wild, key: c.key, t });
     e.setAttribute("role", "button");
     e.tabIndex = 0;
-    if (S.selected.has(c.key)) e.classList.add("selected");
+    const sel = S.selected.has(c.key);
+    if (sel) e.classList.add("selected");
+    e.setAttribute("aria-pressed", String(sel));
     if (returning) e.classList.add(returnable.has(c.card) ? "returnable" : "dim");
     if (S.sort === "groups" && c.group !== prevGroup && i > 0) e.classList.add("group-start");
     prevGroup = c.group;
     e.addEventListener("click", () => toggle(c.key));
+    e.addEventListener("keydown", (ev) => {
+      if (ev.key === " ") {
+        ev.preventDefault();
+        ev.stopPropagation();
+        toggle(c.key);
+        document.querySelector(`#hand .card[data-key="${c.key}"]`)?.focus();
+      }
+    });
     el.appendChild(e);
   });
 }
@@ -674,6 +685,7 @@ function renderLog() {
     li.className = "ev exempt";
     li.append(t("tribute.exempt"));
     for (const [seat, n] of Object.entries(g.tribute.exempt_jokers)) {
+      if (!n) continue;
       li.append(" " + t("tribute.exempt_holder", { seat: seatName(seat), n }));
       li.appendChild(cardRow(Array(n).fill("BJ"), { tiny: true, t }));
     }
