@@ -156,12 +156,13 @@ class HeuristicCore:
             ko, en = play_names(p)
             return p, _r(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.")
 
-        # Finishing: every part but one wins its trick: cash the winners, go out with the last.
+        # Finishing: every part but one wins its trick: cash the plain winners first, go out
+        # with the last; bombs wait, since they win whenever they are played.
         if len(parts) >= 2:
-            sure = [(part, r) for part, r in parts if r.power or not v.beatable(r)]
-            loose = [(part, r) for part, r in parts if not (r.power or not v.beatable(r))]
+            sure = [(part, r) for part, r in parts if not r.power and not v.beatable(r)]
+            loose = [(part, r) for part, r in parts if not r.power and v.beatable(r)]
             if len(loose) <= 1 and sure:
-                _, r = min(sure, key=lambda x: (x[1].power, -len(x[1].cards)))
+                _, r = min(sure, key=lambda x: -len(x[1].cards))
                 ko, en = play_names(r)
                 return r, _r(
                     f"{ko}은(는) 아무도 이기지 못하니 먼저 내어 선을 잡고, 남은 {len(parts) - 1}"

@@ -40,9 +40,16 @@ from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
 from guandan.players.base import Reason
-from guandan.players.decompose import Part, decompose
+from guandan.players.decompose import Part, decompose, same_rank_cost
 from guandan.players.describe import play_names
-from guandan.players.heuristic import HeuristicCore, View, pass_action, view_of
+from guandan.players.heuristic import (
+    CONTROL_KEEP,
+    FOLLOW_SLACK,
+    HeuristicCore,
+    View,
+    pass_action,
+    view_of,
+)
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, next_seat, partner, team_of
@@ -181,76 +188,108 @@ class Sim:
         else:
             self.to_act = self._next_holding(seat)
 
-    # -- the fast policy ---------------------------------------------------------------------
+    # -- the fast policy: the heuristic's rules on abstract plays ------------------------------
 
-    def choose(self, seat: int) -> APlay | None:
-        parts = self.parts[seat]
+    def urgency(self, seat: int, owner: int | None) -> int:
+        """As the heuristic: 2 an opponent about to go out, 1 one getting low, else 0."""
         counts = self.counts
         mate = partner(seat)
-        opps = [s for s in SEATS if s not in (seat, mate) and counts[s] > 0]
-        table = self.table
-        if table is None:
-            if len(parts) == 1:
-                return parts[0]
-            loose = [p for p in parts if not p.control]
-            if len(loose) <= 1:
-                ctrl = [p for p in parts if p.control]
-                return min(ctrl, key=lambda p: (p.power, p.key))
-            if 0 < counts[mate] <= 2:
-                want = 1 if counts[mate] == 1 else 2
-                for p in sorted(loose, key=lambda p: p.key):
-                    if p.size == want and p.kind in ("single", "pair"):
-                        return p
-            low = min((counts[s] for s in opps), default=99)
-            if low <= 2:
-                safe = [p for p in loose if p.size != low]
-                if safe:
-                    return safe[0]
-                return max(loose, key=lambda p: p.key)
-            return loose[0]
-        owner = self.owner
-        assert owner is not None
+        low = 99
+        for s in SEATS:
+            if s != seat and s != mate and counts[s] > 0 and counts[s] < low:
+                low = counts[s]
+        if low == 99:
+            return 0
+        opp_owner = owner is not None and owner != seat and owner != mate and counts[owner] > 0
+        if (opp_owner and counts[owner] <= 3) or low <= 2:  # type: ignore[index]
+            return 2
+        if low <= 6 or (opp_owner and counts[owner] <= 8):  # type: ignore[index]
+            return 1
+        return 0
+
+    def choose(self, seat: int) -> APlay | None:
+        if self.table is None:
+            return self.lead(seat)
+        return self.follow(seat)
+
+    def lead(self, seat: int) -> APlay:
+        parts = self.parts[seat]
+        if len(parts) == 1:
+            return parts[0]
+        counts = self.counts
+        mate = partner(seat)
+        sure = [p for p in parts if p.control and not p.power]
+        if sure and sum(1 for p in parts if not p.control) <= 1:
+            return max(sure, key=lambda p: p.size)
+        opps = [s for s in SEATS if s != seat and s != mate and counts[s] > 0]
+        low = min((counts[s] for s in opps), default=99)
+        pc = counts[mate]
+        if 0 < pc <= 2 and low > 1:
+            kind = "single" if pc == 1 else "pair"
+            same = [p for p in parts if p.kind == kind]
+            if same:
+                return min(same, key=lambda p: p.key)
+        normal = [p for p in parts if not p.power]
+        if normal:
+            safe = [p for p in normal if not (
+                p.kind in ("single", "pair") and not p.control
+                and any(counts[s] == p.size for s in opps))]
+            if safe:
+                return max(safe, key=lambda p: (round(p.cost, 2), p.size))
+            return max(normal, key=lambda p: (p.size, p.key))
+        return min(parts, key=lambda p: (p.power, p.key))
+
+    def follow(self, seat: int) -> APlay | None:
+        parts = self.parts[seat]
+        table, owner = self.table, self.owner
+        assert table is not None and owner is not None
         if len(parts) == 1 and parts[0].beats(table):
             return parts[0]
-        if owner == mate:
+        counts = self.counts
+        if owner == partner(seat):
+            nxt = self._next_holding(seat)
+            if (table.kind in ("single", "pair") and nxt != owner
+                    and counts[nxt] <= table.size):
+                beat = [p for p in parts if not p.power and p.beats(table)]
+                if beat:
+                    return max(beat, key=lambda p: p.key)
             return None
+        urgency = self.urgency(seat, owner)
         best: APlay | None = None
+        best_d = 99.0
+        broken: APlay | None = None
         for p in parts:
-            if not p.power and p.beats(table) and (best is None or p.key < best.key):
-                best = p
-        danger = counts[owner] <= 4 or min((counts[s] for s in opps), default=99) <= 2
-        if best is not None:
-            if (not danger and best.key >= 15 and table.key < 12 and len(parts) > 3
-                    and best.kind not in SEQUENCE_KINDS):
-                return None
+            if p.power or not p.beats(table):
+                continue
+            d = -p.cost
+            if (urgency == 0 and p.key >= 15 and table.key < 12 and len(parts) > 3
+                    and p.kind not in SEQUENCE_KINDS):
+                d += CONTROL_KEEP
+            if d < best_d or (d == best_d and best is not None and p.key < best.key):
+                best, best_d = p, d
+        if table.kind in ("single", "pair"):
+            need = table.size
+            for p in parts:
+                if p.kind in ("pair", "triple") and p.size > need and p.key > table.key:
+                    left = "single" if p.size - need == 1 else "pair"
+                    d = same_rank_cost(left, p.key) - p.cost
+                    if d < best_d or (d == best_d and best is not None and p.key < best.key):
+                        best, best_d, broken = p, d, p
+        if best is not None and best_d <= FOLLOW_SLACK[urgency]:
+            if broken is best:
+                parts.remove(best)
+                left_n = best.size - table.size
+                left_kind = "single" if left_n == 1 else "pair"
+                parts.append(APlay(left_kind, left_n, best.key, 0,
+                                   same_rank_cost(left_kind, best.key)))
+                played = APlay(table.kind, table.size, best.key, 0)
+                parts.append(played)
+                return played
             return best
-        if danger and table.kind in ("single", "pair"):
-            broken = self._break(parts, table)
-            if broken is not None:
-                return broken
-        if danger or len(parts) <= 3:
-            bombs = [p for p in parts if p.power and p.beats(table)]
-            if bombs:
-                return min(bombs, key=lambda p: (p.power, p.key))
+        bombs = [p for p in parts if p.power and p.beats(table)]
+        if bombs and (urgency >= 1 or len(parts) <= 3):
+            return min(bombs, key=lambda p: (p.power, p.key))
         return None
-
-    @staticmethod
-    def _break(parts: list[APlay], table: APlay) -> APlay | None:
-        """Break the weakest pair or triple that can beat a single or pair; the rest stays."""
-        need = table.size
-        best: APlay | None = None
-        for p in parts:
-            if (p.kind in ("pair", "triple") and p.size > need and p.key > table.key
-                    and (best is None or p.key < best.key)):
-                best = p
-        if best is None:
-            return None
-        parts.remove(best)
-        left = best.size - need
-        parts.append(APlay("single" if left == 1 else "pair", left, best.key, 0, best.cost))
-        played = APlay(table.kind, need, best.key, 0, 1.0)
-        parts.append(played)
-        return played
 
     def run(self, limit: int = 400) -> None:
         for _ in range(limit):

@@ -1,0 +1,89 @@
+"""Where the search player departs from the heuristic, is it right? (a tuning aid)
+
+    .venv/bin/python bench/ai_deviations.py [HANDS] [SEED] [ENDGAME_CARDS]
+
+Plays hands of heuristic self-play. At every decision, asks the search player too; where the
+two differ, plays the true position (real hidden cards) out twice with heuristic players, once
+after each choice, and scores each finish for the deciding team (+3/+2/+1 win, -3/-2/-1 loss).
+Prints how often the search departs, and the average gain of its departures with a 95%
+interval, by kind of decision.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import sys
+import time
+from collections import defaultdict
+
+from guandan.match import Match
+from guandan.players.base import Player
+from guandan.players.heuristic import HeuristicPlayer
+from guandan.players.search import SearchPlayer
+from guandan.readings import Reading
+from guandan.seats import partner, team_of
+
+
+def outcome(m: Match, team: str, players: dict[int, Player]) -> float:
+    hand = m.hand_number
+    while m.to_act is not None and m.hand_number == hand:
+        seat = m.to_act
+        m.apply(players[seat].act(m.observation(seat)))
+    res = m.results[-1]
+    order = list(res.finish_order)
+    first = order[0]
+    pos = order.index(partner(first))
+    steps = 3 if pos == 1 else (2 if pos == 2 else 1)
+    return float(steps if team_of(first) == team else -steps)
+
+
+def kind_of(a: object, following: bool) -> str:
+    if not isinstance(a, Reading):
+        return "pass"
+    if a.power:
+        return "bomb"
+    return "follow" if following else "lead"
+
+
+def main() -> int:
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    endgame = int(sys.argv[3]) if len(sys.argv) > 3 else 27
+    players: dict[int, Player] = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+    search = SearchPlayer(seed=1, budget_ms=None, samples=32, endgame_cards=endgame)
+    gains: dict[str, list[float]] = defaultdict(list)
+    decisions = 0
+    t0 = time.perf_counter()
+    for i in range(hands):
+        m = Match("site", seed=seed, match_number=i + 1)
+        while m.to_act is not None and m.hand_number == 1:
+            seat = m.to_act
+            obs = m.observation(seat)
+            h = players[seat].act(obs)
+            s = search.act(obs)
+            decisions += 1
+            if s != h:
+                team = team_of(seat)
+                vals = []
+                for a in (s, h):
+                    world = copy.deepcopy(m)
+                    world.apply(a)
+                    vals.append(outcome(world, team, {k: HeuristicPlayer(seed=k) for k in
+                                                      (1, 2, 3, 4)}))
+                label = f"{kind_of(h, obs.table is not None)}->{kind_of(s, obs.table is not None)}"
+                gains[label].append(vals[0] - vals[1])
+                gains["all"].append(vals[0] - vals[1])
+            m.apply(h)
+    print(f"{hands} hands, {decisions} decisions, {time.perf_counter() - t0:.0f} s")
+    for label, g in sorted(gains.items(), key=lambda x: -len(x[1])):
+        n = len(g)
+        mean = sum(g) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in g) / (n - 1)) if n > 1 else 0.0
+        print(f"  {label:16s} {n:5d} departures, gain {mean:+.3f} ± {1.96 * sd / math.sqrt(n):.3f}"
+              f" levels")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
