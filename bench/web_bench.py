@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -57,11 +58,13 @@ def summary(xs: list[float]) -> dict[str, float]:
             "max": round(max(xs), 1)}
 
 
-def start_server(data_dir: str, ai: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(data_dir: str, ai: str, workers: int | None) -> tuple[
+        subprocess.Popen[bytes], str]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
+    extra = [] if workers is None else ["--ai-workers", str(workers)]
     proc = subprocess.Popen([sys.executable, "-m", "guandan", "serve", "--port", str(port),
-                             "--data-dir", data_dir, "--ai", ai], cwd=ROOT,
+                             "--data-dir", data_dir, "--ai", ai, *extra], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(300):
         try:
@@ -216,7 +219,9 @@ async def concurrent(url: str, games: int, actions: int, paced: bool) -> dict[st
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--ai", default="greedy", help="AI of the seats and the hint")
+    ap.add_argument("--ai", default="search", help="AI of the seats and the hint")
+    ap.add_argument("--ai-workers", type=int, default=None,
+                    help="AI worker processes (default: the server's, 2)")
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--actions", type=int, default=20,
                     help="person's actions per game, flat out")
@@ -226,9 +231,10 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "web_bench.json"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as data:
-        proc, url = start_server(data, args.ai)
+        proc, url = start_server(data, args.ai, args.ai_workers)
         try:
-            figures = {"ai": args.ai}
+            figures: dict[str, Any] = {"ai": args.ai, "ai_workers": args.ai_workers,
+                                       "load_average": list(os.getloadavg())}
             figures.update(browser_figures(url, args.samples))
             figures["concurrent"] = asyncio.run(
                 concurrent(url, args.games, args.paced_actions, paced=True))
