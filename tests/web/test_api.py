@@ -461,7 +461,7 @@ def test_page_and_assets_are_local(client: TestClient) -> None:
             text = p.read_text("utf-8")
             assert "http://" not in text and "https://" not in text, p
             assert client.get(f"/static/{p.relative_to(static)}").status_code == 200
-    for font in ("gd-ko.woff2", "gd-zh.woff2", "gd-han.woff2"):
+    for font in ("gd-ko.woff2", "gd-ko-ext.woff2", "gd-zh.woff2", "gd-han.woff2"):
         assert client.get(f"/static/fonts/{font}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
 
