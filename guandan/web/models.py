@@ -96,6 +96,7 @@ class HandResult(BaseModel):
     a_try: int | None = None  # which try at A this was (presets with tries)
     a_tries_max: int | None = None
     final_winner: str | None = None
+    last_play: TableOut | None = None  # the play that ended the hand
 
 
 class GameState(BaseModel):

@@ -242,10 +242,22 @@ def apply(match: Match, action: object) -> None:
 
 def hand_results(game: Game) -> list[HandResult]:
     a_max = get_preset(game.preset).a_tries
-    return [result_out(r, a_max) for r in game.match.results]
+    records = game.match.records
+    return [result_out(r, a_max, records[i] if i < len(records) else None)
+            for i, r in enumerate(game.match.results)]
 
 
-def result_out(r: MatchResult, a_tries_max: int | None) -> HandResult:
+def last_play(record: dict[str, Any] | None) -> TableOut | None:
+    """The play that ended a hand, from its record (for the result screen)."""
+    for a in reversed((record or {}).get("actions", [])):
+        if "cards" in a:
+            return TableOut(seat=a["seat"], play=PlayOut(cards=a["cards"], kind=a["kind"],
+                                                         rank=a["rank"]))
+    return None
+
+
+def result_out(r: MatchResult, a_tries_max: int | None,
+               record: dict[str, Any] | None = None) -> HandResult:
     """One finished hand, from the engine's settlement (nothing recomputed here)."""
     s = r.settlement
     if s.final_winner is not None:
@@ -276,13 +288,16 @@ def result_out(r: MatchResult, a_tries_max: int | None) -> HandResult:
         a_tries_max=a_tries_max,
         reset=s.reset,
         final_winner=s.final_winner,
+        last_play=last_play(record),
     )
 
 
 def pending_result(game: Game) -> HandResult | None:
     results = game.match.results
     if len(results) > game.seen_results:
-        return result_out(results[-1], get_preset(game.preset).a_tries)
+        records = game.match.records
+        return result_out(results[-1], get_preset(game.preset).a_tries,
+                          records[-1] if records else None)
     return None
 
 

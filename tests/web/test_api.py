@@ -324,6 +324,7 @@ def test_whole_hand_result_and_next(client: TestClient) -> None:
     assert res["winner"] in ("13", "24") and res["gain"] in (1, 2, 3)
     assert res["why"] == f"gain{res['gain']}" and res["why_ko"] and res["why_en"]
     assert res["team_levels_before"] == {"13": "2", "24": "2"}
+    assert res["last_play"]["seat"] in res["finish_order"][:3]
     refused(client.post(f"/api/games/{gid}/step", json={"auto": True}), 409, "result_pending")
     refused(client.post(f"/api/games/{gid}/play", json={"cards": s["hand"][:1]}), 409,
             "result_pending")

@@ -747,6 +747,13 @@ function renderResult() {
     h("p", t("result.final_text", { team: t("team." + r.final_winner) }));
   }
   h("p", `${t("result.win", { team: t("team." + r.winner) })} · ${t("result.level_at", { level: rankLabel(r.level) })}`, "winner");
+  if (r.last_play) {
+    const lp = document.createElement("div");
+    lp.className = "last-play";
+    lp.append(t("result.last_play", { seat: seatName(r.last_play.seat), play: playDesc(r.last_play.play) }));
+    lp.appendChild(cardRow(r.last_play.play.cards, { wild: "H" + r.level, tiny: true, t }));
+    body.appendChild(lp);
+  }
   h("h3", t("result.order"));
   const ol = document.createElement("ol");
   ol.className = "order";
