@@ -97,8 +97,8 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:  # the workers end with the server, none left behind
+            pool.shutdown(wait=True, cancel_futures=True)
 
     app = FastAPI(title="Guandan", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)

@@ -7,6 +7,9 @@ opened with ``?pace=0.02`` so the AI seats act quickly; screenshots go to
 
 from __future__ import annotations
 
+import os
+import subprocess
+import time
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -421,3 +424,27 @@ def test_exemption_is_announced(page: Any, server: Server) -> None:
     assert page.locator('#tribute .card[data-card="BJ"]').count() == 2
     assert page.locator('#log-list li.exempt .card[data-card="BJ"]').count() == 2
     shot(page, "20-exemption")
+
+
+def test_stopping_the_server_ends_its_ai_workers(tmp_path: Path, make_server: Any) -> None:
+    server = make_server(tmp_path / "data")
+    server.start()
+    try:
+        g = server.api("POST", "/api/games", json={"seed": 4})
+        server.api("POST", f"/api/games/{g['id']}/play", json={"cards": [g["hand"][-1]]})
+        server.api("POST", f"/api/games/{g['id']}/step", json={})  # the workers start
+        out = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True,
+                             text=True).stdout
+        children = [int(x) for x in out.split()]
+        assert children  # the AI's worker processes (and their resource tracker)
+    finally:
+        server.stop()
+    for pid in children:
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError(f"worker {pid} outlived the server")

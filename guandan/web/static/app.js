@@ -158,8 +158,8 @@ async function step() {
     setGame(r.state);
   } catch (e) {
     S.busy = false;
-    if (e.code === "your_turn" || e.code === "result_pending" || e.code === "match_over") {
-      await refresh();
+    if (["your_turn", "result_pending", "match_over", "changed", "not_your_turn"].includes(e.code)) {
+      await refresh().catch(() => {});
     } else {
       showMessage(errorText(e), "error");
       S.timer = setTimeout(step, 2000);
