@@ -17,6 +17,7 @@ import secrets
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,12 +138,27 @@ def id_hash(game_id: str) -> str:
 class GameStore:
     """Games in memory, backed by one JSON file per game in ``data_dir/games``."""
 
-    def __init__(self, data_dir: Path, ai: str | None = None) -> None:
+    def __init__(self, data_dir: Path, ai: str | None = None, keep: int = 1000) -> None:
         self.dir = Path(data_dir).expanduser() / "games"
         self.dir.mkdir(parents=True, exist_ok=True)
         self.ai = ai or best_ai()
-        self._games: dict[str, Game] = {}
+        self.keep = keep  # games kept in memory; the others wait on disk
+        self._games: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
+
+    def _remember(self, game: Game) -> None:
+        """Keep ``game`` in memory, forgetting the least recently used beyond ``keep`` (every
+        game is saved after each change, so a forgotten one is read again when asked for)."""
+        self._games[game.id] = game
+        self._games.move_to_end(game.id)
+        while len(self._games) > self.keep:
+            old_id, old = next(iter(self._games.items()))
+            if old.lock.acquire(blocking=False):  # never one in the middle of a request
+                old.lock.release()
+                del self._games[old_id]
+            else:
+                self._games.move_to_end(old_id)
+                break
 
     def path(self, game_id: str) -> Path:
         return self.dir / f"{id_hash(game_id)}.json"
@@ -153,7 +169,7 @@ class GameStore:
     def add(self, game: Game) -> Game:
         game.ai = self.ai
         with self._lock:
-            self._games[game.id] = game
+            self._remember(game)
         self.save(game)
         return game
 
@@ -163,10 +179,9 @@ class GameStore:
             raise GameNotFound(game_id)
         with self._lock:
             game = self._games.get(game_id)
-            if game is not None:
-                return game
-            game = self._load(game_id)
-            self._games[game_id] = game
+            if game is None:
+                game = self._load(game_id)
+            self._remember(game)
             return game
 
     def _load(self, game_id: str) -> Game:

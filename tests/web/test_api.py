@@ -507,3 +507,13 @@ def test_ai_in_worker_processes_plays_the_same(tmp_path: Path) -> None:
                 hint = c.post(f"/api/games/{g['id']}/hint").json()
             finished.append((s["results"], c.get(f"/api/games/{g['id']}/export").text, hint))
     assert finished[0] == finished[1]
+
+
+def test_games_beyond_memory_wait_on_disk(data_dir: Path) -> None:
+    app = create_app(data_dir, ai="greedy")
+    app.state.store.keep = 2
+    c = TestClient(app)
+    games = [new_game(c, seed=i) for i in range(4)]
+    assert len(app.state.store._games) == 2
+    for g in games:  # the forgotten ones come back from their saves
+        assert get(c, g["id"]) == g
