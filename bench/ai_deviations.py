@@ -72,8 +72,11 @@ def main() -> int:
                     vals.append(outcome(world, team, {k: HeuristicPlayer(seed=k) for k in
                                                       (1, 2, 3, 4)}))
                 label = f"{kind_of(h, obs.table is not None)}->{kind_of(s, obs.table is not None)}"
-                gains[label].append(vals[0] - vals[1])
-                gains["all"].append(vals[0] - vals[1])
+                low = min(n for n in obs.counts.values() if n > 0)
+                phase = "phase<=6" if low <= 6 else "phase<=12" if low <= 12 else (
+                    "phase<=20" if low <= 20 else "phase>20")
+                for key in (label, "all", phase):
+                    gains[key].append(vals[0] - vals[1])
             m.apply(h)
     print(f"{hands} hands, {decisions} decisions, {time.perf_counter() - t0:.0f} s")
     for label, g in sorted(gains.items(), key=lambda x: -len(x[1])):

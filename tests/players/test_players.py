@@ -74,8 +74,10 @@ def test_heuristic_plays_only_legal_moves(names: list[str], hands: int, seed: in
 
 def test_search_plays_only_legal_moves_and_names_its_reasons() -> None:
     players: dict[int, Player] = {
-        1: SearchPlayer(seed=1, samples=3, budget_ms=None), 2: make_player("random", seed=2),
-        3: SearchPlayer(seed=3, samples=3, budget_ms=None), 4: make_player("heuristic", seed=4)}
+        1: SearchPlayer(seed=1, samples=3, budget_ms=None, endgame_cards=27),
+        2: make_player("random", seed=2),
+        3: SearchPlayer(seed=3, samples=3, budget_ms=None, endgame_cards=27),
+        4: make_player("heuristic", seed=4)}
     play_hands(["search", "random", "search", "heuristic"], 12, 5, players, reasons=True)
 
 
@@ -113,8 +115,8 @@ def test_players_decide_from_the_observation_only() -> None:
                 assert a == b
                 for name in ("random", "greedy", "heuristic"):
                     assert make_player(name, seed=1).act(a) == make_player(name, seed=1).act(b)
-                s1 = SearchPlayer(seed=1, samples=4, budget_ms=None)
-                s2 = SearchPlayer(seed=1, samples=4, budget_ms=None)
+                s1 = SearchPlayer(seed=1, samples=4, budget_ms=None, endgame_cards=27)
+                s2 = SearchPlayer(seed=1, samples=4, budget_ms=None, endgame_cards=27)
                 assert s1.act(a) == s2.act(b)
                 checked += 1
             m.apply(greedy[seat].act(m.observation(seat)))

@@ -68,10 +68,11 @@ def test_hand_ends_with_both_partners_out() -> None:
 def test_sample_limit_and_time_budget() -> None:
     m = Match(seed=4)
     obs = m.observation(1)
-    p = SearchPlayer(seed=0, samples=5, budget_ms=None)
+    p = SearchPlayer(seed=0, samples=5, budget_ms=None, endgame_cards=27)
     assert p.act(obs) in obs.legal_actions
     assert p.last_samples <= 5
-    q = SearchPlayer(seed=0, samples=500, budget_ms=0.001)  # the budget is over at once
+    # The budget is over at once.
+    q = SearchPlayer(seed=0, samples=500, budget_ms=0.001, endgame_cards=27)
     assert q.act(obs) in obs.legal_actions
     assert q.last_samples == 2  # it always looks at two samples before checking the clock
 
@@ -91,3 +92,10 @@ def test_search_reason_reports_the_sampling() -> None:
     assert a in obs.legal_actions
     assert p.last_samples >= 1
     assert "sampled deals" in p.reason.en and "표본" in p.reason.ko
+
+
+def test_heuristic_alone_before_the_endgame() -> None:
+    m = Match(seed=4)
+    obs = m.observation(1)
+    p = SearchPlayer(seed=0, samples=5, budget_ms=None)  # default: search from 12 cards
+    assert p.act(obs) in obs.legal_actions and p.last_samples == 0
