@@ -63,9 +63,11 @@ def start_server(data_dir: str, ai: str, workers: int | None) -> tuple[
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     extra = [] if workers is None else ["--ai-workers", str(workers)]
+    log = ROOT / "bench" / "out" / "web_bench_server.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "guandan", "serve", "--port", str(port),
                              "--data-dir", data_dir, "--ai", ai, *extra], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=log.open("w"), stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             httpx.get(url + "/api/catalogs/ko", timeout=1)

@@ -347,7 +347,7 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
     host = args.host
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"관단 Guandan: open http://{shown}:{args.port}/  (saves in {data_dir})", flush=True)
-    uvicorn.run(app, host=host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=host, port=args.port, log_level="warning", timeout_keep_alive=30)
     return 0
 
 
