@@ -109,6 +109,13 @@ class HeuristicCore:
     def __init__(self) -> None:
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without its cache (the web game sends players to worker processes)."""
+        return {}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self._cost_cache = {}
+
     def cost(self, hand: Sequence[Card], level: str) -> float:
         key = (level, tuple(sorted(c.index for c in hand)))
         c = self._cost_cache.get(key)

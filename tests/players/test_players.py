@@ -121,3 +121,22 @@ def test_players_decide_from_the_observation_only() -> None:
                 checked += 1
             m.apply(greedy[seat].act(m.observation(seat)))
     assert checked == 40
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search"])
+def test_players_travel_light_between_processes(name: str) -> None:
+    import pickle
+
+    m = Match("site", seed=2)
+    p = make_player(name, seed=1)
+    for _ in range(40):  # fill the caches
+        seat = m.to_act
+        assert seat is not None
+        obs = m.observation(seat)
+        m.apply(p.act(obs))
+    copy_ = pickle.loads(pickle.dumps(p))
+    assert len(pickle.dumps(p)) < 2000
+    seat = m.to_act
+    assert seat is not None
+    obs = m.observation(seat)
+    assert copy_.act(obs) == p.act(obs)
