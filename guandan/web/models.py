@@ -25,6 +25,7 @@ class NewGameIn(_In):
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     team_levels: dict[Literal["13", "24"], Level] | None = None
     level_team: Literal["13", "24"] | None = None
+    a_tries: dict[Literal["13", "24"], int] | None = None
 
 
 class PlayIn(_In):

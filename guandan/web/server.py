@@ -75,8 +75,11 @@ def _error(status: int, code: str, message: str, **params: object) -> JSONRespon
 
 
 def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None = None,
-              level_team: str | None = None, match_number: int = 1) -> Match:
+              level_team: str | None = None, match_number: int = 1,
+              a_tries: dict[str, int] | None = None) -> Match:
     kwargs: dict[str, Any] = {"match_number": match_number}
+    if a_tries is not None:
+        kwargs["a_tries"] = {"13": 0, "24": 0} | a_tries
     if team_levels is not None:
         kwargs["team_levels"] = dict(team_levels)
     if level_team is not None:
@@ -186,7 +189,9 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
             match = new_match(body.preset, body.seed,
                               {str(k): str(v) for k, v in body.team_levels.items()}
                               if body.team_levels else None,
-                              body.level_team)
+                              body.level_team,
+                              a_tries={str(k): v for k, v in body.a_tries.items()}
+                              if body.a_tries else None)
         except (ValueError, TypeError) as e:
             raise Refusal("bad_request", str(e), status=422) from None
         game = store.add(Game(id=store.new_id(), preset=body.preset, match=match))

@@ -392,14 +392,22 @@ def test_final_victory_then_new_match(client: TestClient) -> None:
 
 
 def test_tries_at_a_are_reported(client: TestClient) -> None:
-    g = new_game(client, preset="nanjing", seed=2, team_levels={"13": "A", "24": "A"},
-                 level_team="24")
-    s = advance(client, g["id"], lambda s: s["result"] is not None)
-    res = s["result"]
-    assert res["a_tries_max"] == 2
-    if res["final_winner"] is None:
-        assert res["why"] in ("a_try_failed", "a_reset", "a_not_passed", "gain1", "gain2",
-                              "gain3")
+    """Nanjing: two tries at A. Seed 0: team 13 loses its hand at its own A."""
+    g = new_game(client, preset="nanjing", seed=0, team_levels={"13": "A", "24": "5"},
+                 level_team="13")
+    res = advance(client, g["id"], lambda s: s["result"] is not None)["result"]
+    assert (res["why"], res["a_try"], res["a_tries_max"]) == ("a_try_failed", 1, 2)
+    assert res["a_tries_after"]["13"] == 1 and res["team_levels_after"]["13"] == "A"
+    # The same hand on the last try: back to 2.
+    g = new_game(client, preset="nanjing", seed=0, team_levels={"13": "A", "24": "5"},
+                 level_team="13", a_tries={"13": 1})
+    assert g["a_tries"] == {"13": 1, "24": 0}
+    res = advance(client, g["id"], lambda s: s["result"] is not None)["result"]
+    assert (res["why"], res["a_try"], res["reset"]) == ("a_reset", 2, "13")
+    assert res["team_levels_after"]["13"] == "2" and res["a_tries_after"]["13"] == 0
+    refused(client.post("/api/games", json={"preset": "nanjing", "a_tries": {"13": 5},
+                                            "team_levels": {"13": "A", "24": "5"},
+                                            "level_team": "13"}), 422, "bad_request")
 
 
 # -- saving --------------------------------------------------------------------------------

@@ -448,3 +448,18 @@ def test_stopping_the_server_ends_its_ai_workers(tmp_path: Path, make_server: An
             time.sleep(0.1)
         else:
             raise AssertionError(f"worker {pid} outlived the server")
+
+
+def test_last_try_at_a_goes_back_to_2(page: Any, server: Server) -> None:
+    g = server.api("POST", "/api/games", json={
+        "preset": "nanjing", "seed": 0, "team_levels": {"13": "A", "24": "5"},
+        "level_team": "13", "a_tries": {"13": 1}})
+    open_saved(page, server, g["id"], query="/?pace=0.01&autopace=0.01")
+    assert "A 시도 2/2" in page.text_content("#info")
+    page.click("#btn-auto")
+    page.wait_for_selector("#result:not([hidden])", timeout=60000)
+    page.keyboard.press("a")
+    text = page.text_content("#result")
+    assert "A2 / 2" in text and "2로 돌아갑니다" in text
+    assert page.text_content('#result tr[data-team="13"] .after') == "2"
+    shot(page, "21-last-try-at-a")
