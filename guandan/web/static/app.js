@@ -787,6 +787,7 @@ function renderResult() {
     tr.children[1].textContent = rankLabel(b);
     tr.children[3].textContent = rankLabel(a);
     tr.children[4].textContent = diff;
+    tr.children[4].classList.add(r.reset === team ? "down" : team === r.winner ? "up" : "kept");
     tbl.appendChild(tr);
   }
   body.appendChild(tbl);
