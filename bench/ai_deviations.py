@@ -1,6 +1,6 @@
 """Where the search player departs from the heuristic, is it right? (a tuning aid)
 
-    .venv/bin/python bench/ai_deviations.py [HANDS] [SEED] [ENDGAME_CARDS]
+    .venv/bin/python bench/ai_deviations.py [HANDS] [SEED] [ENDGAME_CARDS (default 12)]
 
 Plays hands of heuristic self-play. At every decision, asks the search player too; where the
 two differ, plays the true position (real hidden cards) out twice with heuristic players, once
@@ -49,10 +49,11 @@ def kind_of(a: object, following: bool) -> str:
 def main() -> int:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     seed = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    endgame = int(sys.argv[3]) if len(sys.argv) > 3 else 27
+    endgame = int(sys.argv[3]) if len(sys.argv) > 3 else 12
     players: dict[int, Player] = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
     search = SearchPlayer(seed=1, budget_ms=None, samples=32, endgame_cards=endgame)
     gains: dict[str, list[float]] = defaultdict(list)
+    wins: dict[str, list[float]] = defaultdict(list)
     decisions = 0
     t0 = time.perf_counter()
     for i in range(hands):
@@ -77,8 +78,12 @@ def main() -> int:
                     "phase<=20" if low <= 20 else "phase>20")
                 for key in (label, "all", phase):
                     gains[key].append(vals[0] - vals[1])
+                wins["all"].append((vals[0] > 0) - (vals[1] > 0))
             m.apply(h)
     print(f"{hands} hands, {decisions} decisions, {time.perf_counter() - t0:.0f} s")
+    w = wins["all"]
+    if w:
+        print(f"  hands won by departing minus by not: {sum(w):+.0f} of {len(w)} departures")
     for label, g in sorted(gains.items(), key=lambda x: -len(x[1])):
         n = len(g)
         mean = sum(g) / n

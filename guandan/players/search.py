@@ -3,8 +3,9 @@
 Once some seat is down to ``endgame_cards`` cards (12 by default; before that the heuristic
 decides alone), for each decision with more than one sensible choice it
 
-1. lists a few candidates: the heuristic's choice, the other plays of its hand split and the
-   lowest and highest single (when leading); the pass and the smallest bomb (when following);
+1. lists a few candidates: the heuristic's choice, the other plays of its hand split (bombs
+   aside) and the lowest and highest single when leading; the pass when the heuristic would
+   follow with an ordinary play (see ``candidates`` for why no more);
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
@@ -408,10 +409,19 @@ class SearchPlayer:
 
     def candidates(self, v: View, h_play: Reading | None) -> list[Candidate]:
         level = v.level
+        if h_play is not None and len(h_play.cards) == len(v.hand):
+            return [Candidate(h_play, [])]  # going out: nothing to weigh
         chosen: list[Reading | None] = [h_play]
+        # Which departures from the heuristic to consider was measured with
+        # bench/ai_deviations.py (each departure played out on the real cards against the
+        # heuristic's choice, three seeds): choosing another lead, and passing instead of an
+        # ordinary follow, gained on every seed; bombing or not bombing, and playing where the
+        # heuristic passes, did not. So only those two are searched.
         if v.table is None:
             d = decompose(v.hand, level)
             for part in d.parts:
+                if part.is_bomb:
+                    continue
                 for r in v.plays:
                     if r.kind == part.kind and r.rank == part.rank and len(r.cards) == part.size:
                         chosen.append(r)
@@ -420,19 +430,8 @@ class SearchPlayer:
             if singles:
                 chosen.append(min(singles, key=lambda r: r.key))
                 chosen.append(max(singles, key=lambda r: r.key))
-        else:
-            if len(v.plays) == 1 and len(v.plays[0].cards) == len(v.hand):
-                return [Candidate(v.plays[0], [])]
-            # Following, the search only questions the heuristic's timing: pass or not, bomb
-            # or not. (Measured with bench/ai_deviations.py: its other departures, another
-            # ordinary play instead of the heuristic's, or one where the heuristic passes, were
-            # no better than the heuristic's choice.)
-            if v.can_pass:
-                chosen.append(None)
-            if h_play is None or not h_play.power:
-                bombs = [r for r in v.plays if r.power]
-                if bombs:
-                    chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
+        elif h_play is not None and not h_play.power and v.can_pass:
+            chosen.append(None)
         out: list[Candidate] = []
         seen: set[object] = set()
         for choice in chosen:
