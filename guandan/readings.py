@@ -133,6 +133,24 @@ def beats(a: Reading, b: Reading) -> bool:
     return a.kind == b.kind and len(a.cards) == len(b.cards) and a.key > b.key
 
 
+def why_not_beats(a: Reading, b: Reading) -> str | None:
+    """Why ``a`` may not be played on ``b``: ``"wrong_kind"`` (another kind or size of normal
+    combination), ``"not_higher"`` (comparable but not stronger), or ``None`` when it beats.
+
+    >>> from guandan.cards import parse_cards
+    >>> pair = classify(parse_cards("S9 D9"), "2")[0]
+    >>> why_not_beats(classify(parse_cards("SK"), "2")[0], pair)
+    'wrong_kind'
+    >>> why_not_beats(classify(parse_cards("S3 D3"), "2")[0], pair)
+    'not_higher'
+    """
+    if beats(a, b):
+        return None
+    if not a.power and not b.power and (a.kind != b.kind or len(a.cards) != len(b.cards)):
+        return "wrong_kind"
+    return "not_higher"
+
+
 def strength_order(r: Reading) -> tuple[int, int, int]:
     """Sort key: special kinds by power, then the key; used to list readings strongest first."""
     return (r.power, r.key, len(r.cards))

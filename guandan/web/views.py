@@ -17,7 +17,7 @@ from guandan.match import PASS, Match, Observation
 from guandan.match import HandResult as MatchResult
 from guandan.plays import legal_plays
 from guandan.presets import get_preset
-from guandan.readings import Reading, beats, classify
+from guandan.readings import Reading, beats, classify, why_not_beats
 from guandan.tribute import givers
 from guandan.web.models import (
     Event,
@@ -203,7 +203,7 @@ def choose_play(obs: Observation, cards: list[Card], kind: str | None,
     r = readings[0]
     params: dict[str, object] = {"kind": r.kind, "size": r.size, "table_kind": t.kind,
                                  "table_size": t.size, "table_rank": t.rank}
-    if not r.is_special and not t.is_special and (r.kind != t.kind or r.size != t.size):
+    if why_not_beats(r, t) == "wrong_kind":
         refusal = Refusal("wrong_kind", f"{r.kind} of {r.size} cannot follow the table's "
                           f"{t.kind} of {t.size}")
     else:
