@@ -52,8 +52,9 @@ def promotion(finish_order: Sequence[int]) -> tuple[str, int]:
 class Settlement:
     """The result of one hand for the levels (the result screen shows all of it).
 
-    ``try_number`` is which try at A this hand was for the team playing at its own A under a
-    preset that counts tries (``None`` otherwise); ``reset`` names a team sent back to 2.
+    ``try_number`` is which try at A this hand was (failed or passed) for the team playing at
+    its own A under a preset that counts tries (``None`` otherwise); ``reset`` names a team
+    sent back to 2.
     """
 
     winner: str
@@ -129,8 +130,12 @@ def settle(
             continue
         if team == winner and steps >= 2:
             final = team
-            why_ko.append(f"{team}팀 A 판 통과: 최종 승리")
-            why_en.append(f"team {team} passes A: final victory")
+            on_try_ko = on_try_en = ""
+            if rules.a_tries is not None:
+                try_number = tries[team] + 1  # the try on which A was passed
+                on_try_ko, on_try_en = f" (A{try_number})", f" on try A{try_number}"
+            why_ko.append(f"{team}팀 A 판 통과{on_try_ko}: 최종 승리")
+            why_en.append(f"team {team} passes A{on_try_en}: final victory")
             continue
         failed = "1·4위 승리" if team == winner else "패배"
         failed_en = "a 1-4 win" if team == winner else "a loss"

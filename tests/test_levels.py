@@ -109,7 +109,8 @@ def test_hand_at_other_teams_level_uses_no_try() -> None:
 
 def test_passing_a_on_a_later_try_is_final_victory() -> None:
     s = settle({"13": "A", "24": "9"}, {"13": 2, "24": 0}, "13", [1, 3, 2, 4], "national")
-    assert s.final_winner == "13" and s.try_number is None
+    assert s.final_winner == "13" and s.try_number == 3
+    assert "A3" in s.why_ko and "A3" in s.why_en
 
 
 def test_failed_last_try_of_the_winner_sets_the_next_level_to_2() -> None:
