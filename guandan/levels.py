@@ -2,9 +2,10 @@
 
 The winners (the team of the first out) go up by their partner's place: 2nd +3, 3rd +2,
 4th +1; losers keep their level; past A the level stays A. The next hand is played at the
-winning team's level. A team already at A that wins a hand played at its own A 1-2 or 1-3 wins
-the match. Under presets with tries at A, a hand at its own A that the team does not pass (a
-1-4 win or a loss) uses a try; when the last one fails, the team goes back to 2.
+winning team's level. A team already at A that wins a hand played at A (its own, or the other
+team's when both are at A) 1-2 or 1-3 wins the match. Under presets with tries at A, a hand at
+its own A that the team does not pass (a 1-4 win or a loss) uses a try; when the last one
+fails, the team goes back to 2.
 
 >>> s = settle({"13": "4", "24": "8"}, {"13": 0, "24": 0}, "24", [1, 2, 3, 4], "site")
 >>> s.team_levels_after, s.next_level  # seed §16: 4 + 2 levels in a hand played at 8
@@ -125,18 +126,22 @@ def settle(
     if before[winner] != "A" and after[winner] == "A":
         why_ko.append("A 도달 (최종 승리는 A 판에서 1·2위 또는 1·3위로 이겨야 합니다)")
         why_en.append("reached A (final victory needs a 1-2 or 1-3 win in a hand played at A)")
+    hand_level = before[level_team] if level_team is not None else before["13"]
     for team in TEAMS:
-        if before[team] != "A" or not own_level(team, before, level_team):
+        if before[team] != "A" or hand_level != "A":
             continue
+        own = own_level(team, before, level_team)
         if team == winner and steps >= 2:
-            final = team
+            final = team  # at A in a hand played at A (either team's): RULES.md final victory
             on_try_ko = on_try_en = ""
-            if rules.a_tries is not None:
+            if rules.a_tries is not None and own:
                 try_number = tries[team] + 1  # the try on which A was passed
                 on_try_ko, on_try_en = f" (A{try_number})", f" on try A{try_number}"
             why_ko.append(f"{team}팀 A 판 통과{on_try_ko}: 최종 승리")
             why_en.append(f"team {team} passes A{on_try_en}: final victory")
             continue
+        if not own:
+            continue  # a hand at the other team's A uses no try
         failed = "1·4위 승리" if team == winner else "패배"
         failed_en = "a 1-4 win" if team == winner else "a loss"
         if rules.a_tries is None:

@@ -132,3 +132,17 @@ def test_failed_last_try_of_the_winner_sets_the_next_level_to_2() -> None:
 def test_check_levels_refuses(levels: dict[str, str], tries: dict[str, int], rules: str) -> None:
     with pytest.raises(ValueError):
         check_levels(levels, tries, rules)
+
+
+@pytest.mark.parametrize("rules", ["site", "national"])
+def test_both_at_a_win_at_the_other_teams_a_is_final_victory(rules: str) -> None:
+    # RULES.md: final victory needs the team at A and the hand played at A, not its own A.
+    s = settle({"13": "A", "24": "A"}, Z, "24", [1, 3, 2, 4], rules)
+    assert s.final_winner == "13"
+    assert s.a_tries_after["13"] == 0   # a hand at the other team's level uses no try of 13's
+
+
+def test_both_at_a_1_4_win_at_the_other_teams_a_uses_no_try() -> None:
+    s = settle({"13": "A", "24": "A"}, {"13": 1, "24": 1}, "24", [1, 2, 4, 3], "national")
+    assert s.final_winner is None
+    assert s.a_tries_after == {"13": 1, "24": 2}   # only the team at its own A uses a try
