@@ -342,10 +342,11 @@ class Validator:
         """Check one line of JSON Lines text."""
         try:
             record = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, RecursionError) as e:
             self.checked += 1
             self._previous = None
-            error = RecordError(line, None, None, f"malformed JSON: {e.msg}")
+            why = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            error = RecordError(line, None, None, f"malformed JSON: {why}")
             self.errors.append(error)
             return error
         return self.feed(record, line)

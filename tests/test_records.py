@@ -183,3 +183,9 @@ def test_validate_lines_counts_and_reports_malformed_json(two: list[Record]) -> 
 def test_not_an_object() -> None:
     (err,) = replay_records([[1, 2]])
     assert "JSON object" in err.reason
+
+
+def test_deeply_nested_json_is_a_malformed_line_not_a_crash() -> None:
+    v = validate_lines(["[" * 100_000 + "]" * 100_000])
+    assert v.checked == 1 and len(v.errors) == 1
+    assert "malformed JSON" in v.errors[0].reason
