@@ -266,9 +266,8 @@ def result_out(r: MatchResult, a_tries_max: int | None,
         why = "a_reset"
     elif s.try_number is not None:
         why = "a_try_failed"
-    elif "A" in (s.team_levels[t] for t in ("13", "24")) and s.level_team and \
-            s.team_levels[s.winner] == "A" and s.steps == 1:
-        why = "a_not_passed"
+    elif r.level == "A" and s.team_levels[s.winner] == "A" and s.steps == 1:
+        why = "a_not_passed"  # a 1-4 win by a team at A in a hand played at A
     else:
         why = f"gain{s.steps}"
     return HandResult(

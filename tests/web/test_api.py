@@ -552,3 +552,18 @@ def test_packaged_fonts_cover_the_texts() -> None:
                      if web not in p.parents)
     missing = {c for c in hangul.findall(engine) if ord(c) not in core | ext}
     assert not missing, "".join(sorted(missing))
+
+
+@pytest.mark.parametrize(("levels", "level_team", "why"), [
+    ({"13": "A", "24": "9"}, "13", "a_not_passed"),   # a 1-4 win at its own A
+    ({"13": "A", "24": "9"}, "24", "gain1"),          # a 1-4 win in a hand played at 9
+])
+def test_a_not_passed_only_for_a_hand_played_at_a(levels: dict[str, str], level_team: str,
+                                                  why: str) -> None:
+    from guandan.levels import settle
+    from guandan.match import HandResult as MatchResult
+    from guandan.web.views import result_out
+
+    s = settle(levels, {"13": 0, "24": 0}, level_team, [1, 2, 4, 3], "site")
+    hand_level = levels[level_team]
+    assert result_out(MatchResult(2, hand_level, (1, 2, 4, 3), s), None).why == why
