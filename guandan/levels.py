@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from guandan.cards import RANKS
 from guandan.presets import Preset, get_preset
-from guandan.seats import TEAMS, partner, team_of
+from guandan.seats import TEAMS, other_team, partner, team_of
 from guandan.tribute import check_finish_order
 
 LEVELS = RANKS
@@ -127,7 +127,7 @@ def settle(
         why_ko.append("A 도달 (최종 승리는 A 판에서 1·2위 또는 1·3위로 이겨야 합니다)")
         why_en.append("reached A (final victory needs a 1-2 or 1-3 win in a hand played at A)")
     hand_level = before[level_team] if level_team is not None else before["13"]
-    for team in TEAMS:
+    for team in (winner, other_team(winner)):  # the winner first: a final victory ends it
         if before[team] != "A" or hand_level != "A":
             continue
         own = own_level(team, before, level_team)
@@ -139,7 +139,7 @@ def settle(
                 on_try_ko, on_try_en = f" (A{try_number})", f" on try A{try_number}"
             why_ko.append(f"{team}팀 A 판 통과{on_try_ko}: 최종 승리")
             why_en.append(f"team {team} passes A{on_try_en}: final victory")
-            continue
+            break  # the match is over: the losers' try at A is not counted
         if not own:
             continue  # a hand at the other team's A uses no try
         failed = "1·4위 승리" if team == winner else "패배"

@@ -146,3 +146,12 @@ def test_both_at_a_1_4_win_at_the_other_teams_a_uses_no_try() -> None:
     s = settle({"13": "A", "24": "A"}, {"13": 1, "24": 1}, "24", [1, 2, 4, 3], "national")
     assert s.final_winner is None
     assert s.a_tries_after == {"13": 1, "24": 2}   # only the team at its own A uses a try
+
+
+@pytest.mark.parametrize(("level_team", "try_number"), [(None, 2), ("24", None)])
+def test_final_victory_reports_the_winners_try_only(level_team: str | None,
+                                                    try_number: int | None) -> None:
+    # Both at A: the match is over, the loser's failed try is neither counted nor reported.
+    s = settle({"13": "A", "24": "A"}, {"13": 1, "24": 0}, level_team, [1, 3, 2, 4], "national")
+    assert s.final_winner == "13" and s.try_number == try_number
+    assert s.a_tries_after == {"13": 1, "24": 0} and s.reset is None
