@@ -795,8 +795,8 @@ function renderResult() {
   if (r.team_levels_before[r.winner] !== "A" && r.team_levels_after[r.winner] === "A")
     why.push(t("result.why.reached_a", { team: t("team." + r.winner) }));
   if (r.why === "a_not_passed") why.push(t("result.why.a_not_passed"));
-  if (r.final_winner && r.a_tries_max)
-    why.push(t("result.why.a_passed", { n: r.a_tries_before[r.final_winner] + 1, max: r.a_tries_max }));
+  if (r.final_winner && r.a_tries_max && r.a_try)
+    why.push(t("result.why.a_passed", { n: r.a_try, max: r.a_tries_max }));
   if (r.why === "a_try_failed") why.push(t("result.why.a_try_failed", { n: r.a_try, max: r.a_tries_max }));
   if (r.why === "a_reset") why.push(t("result.why.a_reset", { n: r.a_try, max: r.a_tries_max, team: t("team." + r.reset) }));
   const w = h("ul", "", "why");
@@ -883,9 +883,6 @@ function renderDoc(which) {
       fc.textContent = cap;
       fig.appendChild(fc);
       s.appendChild(fig);
-    }
-    if (which === "rules" && sec === t("rules.sections")[0]) {
-      // The presets and their differences, from the same catalog as the new-game dialog.
     }
     root.appendChild(s);
   }

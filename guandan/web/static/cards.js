@@ -8,11 +8,6 @@ export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
-export function cardLabel(notation) {
-  if (notation === "BJ" || notation === "LJ") return notation === "BJ" ? "JOKER+" : "JOKER";
-  return SUIT[notation[0]] + rankLabel(notation.slice(1));
-}
-
 /** A card element. opts: {wild: "H7", small: bool, key: string, t: translate fn} */
 export function cardEl(notation, opts = {}) {
   const el = document.createElement("div");
