@@ -7,7 +7,7 @@ for a full house, the cheapest pair. On a table, only plays that beat it are lis
 >>> from guandan.cards import parse_cards
 >>> hand = parse_cards("S9 D9 H7 BJ BJ")
 >>> [(p.kind, p.rank) for p in legal_plays(hand, "7")]  # doctest: +NORMALIZE_WHITESPACE
-[('single', '9'), ('single', '7'), ('single', 'BJ'), ('pair', '9'), ('pair', 'BJ'),
+[('single', '7'), ('single', '9'), ('single', 'BJ'), ('pair', '9'), ('pair', 'BJ'),
  ('triple', '9')]
 >>> table = legal_plays(parse_cards("SK"), "7")[0]
 >>> [p.cards[0].notation for p in legal_plays(hand, "7", table)]
@@ -270,9 +270,9 @@ _NORMAL = {
 def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None) -> list[Reading]:
     """Every distinct play from ``hand`` at ``level``: on an empty table, or beating ``table``.
 
-    One play per kind, rank and size, wild readings included, grouped by kind from weakest to
-    strongest (singles, pairs, triples, full houses, straights, tubes, plates, then bombs,
-    straight flushes and the joker bomb).
+    One play per kind, rank and size, wild readings included, grouped by kind (singles, pairs,
+    triples, full houses, straights, tubes, plates, then bombs, straight flushes and the joker
+    bomb); within a kind in natural rank order (the level rank in its natural place), jokers last.
     """
     groups = _Groups(hand, check_level(level))
     if table is None:

@@ -296,7 +296,8 @@ def test_parse_cards_exported() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["guandan.presets", "guandan.seats", "guandan.tribute", "guandan.hand", "guandan.levels",
+    ["guandan.cards", "guandan.readings", "guandan.plays",
+     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.hand", "guandan.levels",
      "guandan.match", "guandan.records", "guandan.cli", "guandan.players.random",
      "guandan.players.greedy"],
 )
