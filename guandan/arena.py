@@ -18,9 +18,9 @@ plays at least ``N`` hands in each seating, ``2N`` in all, and stops at the end 
 
 The report gives, for player A (B is the complement): the share of hands won, the share of
 finished matches won (final victories), the average number of levels gained per hand by A's
-team and by B's team, each with a 95% interval (Wilson for shares, normal for means), and the
-time per decision of each player (mean, p95, max). ``--out`` writes every hand record
-(``guandan-hand/1``, one per line, in playing order).
+team and by B's team and their difference, each with a 95% interval (Wilson for shares,
+normal for means), and the time per decision of each player (mean, p95, max). ``--out``
+writes every hand record (``guandan-hand/1``, one per line, in playing order).
 """
 
 from __future__ import annotations
@@ -112,6 +112,8 @@ class ArenaResult:
         mlo, mhi = wilson(self.a_match_wins, self.matches)
         ag, aglo, aghi = mean_interval(self.a_gain)
         bg, bglo, bghi = mean_interval(self.b_gain)
+        net, netlo, nethi = mean_interval(
+            [a - b for a, b in zip(self.a_gain, self.b_gain, strict=True)])
         return {
             "players": [self.a, self.b], "rules": self.rules, "mode": self.mode,
             "seed": self.seed, "deal_sets": self.deal_sets, "hands": self.hands,
@@ -123,6 +125,7 @@ class ArenaResult:
             "unfinished_matches": self.unfinished_matches,
             "a_levels_per_hand": ag, "a_levels_per_hand_ci95": [aglo, aghi],
             "b_levels_per_hand": bg, "b_levels_per_hand_ci95": [bglo, bghi],
+            "net_levels_per_hand": net, "net_levels_per_hand_ci95": [netlo, nethi],
             "timing": {name: t.summary() for name, t in self.timing.items()},
         }
 
@@ -153,6 +156,9 @@ class ArenaResult:
             m, (lo, hi) = j[f"{key}_levels_per_hand"], j[f"{key}_levels_per_hand_ci95"]
             lines.append(f"  levels gained per hand, {name} ({key.upper()}): {m:.3f}  "
                          f"95% CI [{lo:.3f}, {hi:.3f}]")
+        lines.append(f"  net levels per hand, {a} minus {b}: {j['net_levels_per_hand']:+.3f}  "
+                     f"95% CI [{j['net_levels_per_hand_ci95'][0]:+.3f}, "
+                     f"{j['net_levels_per_hand_ci95'][1]:+.3f}]")
         for name, t in j["timing"].items():
             lines.append(f"  time per decision, {name}: mean {t['mean_ms']:.2f} ms, "
                          f"p95 {t['p95_ms']:.2f} ms, max {t['max_ms']:.2f} ms "

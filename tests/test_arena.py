@@ -59,6 +59,8 @@ def test_results_are_repeatable_and_report_everything() -> None:
     assert set(timing) == {"heuristic", "greedy"}
     assert timing["heuristic"]["decisions"] > 0
     assert 0 <= a["a_hand_win_ci95"][0] <= a["a_hand_win_rate"] <= a["a_hand_win_ci95"][1] <= 1
+    net = a["a_levels_per_hand"] - a["b_levels_per_hand"]
+    assert a["net_levels_per_hand"] == pytest.approx(net)
 
 
 def test_heuristic_beats_random_clearly() -> None:
