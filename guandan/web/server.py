@@ -88,11 +88,13 @@ def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None 
 
 
 def create_app(data_dir: Path | str | None = None, ai: str | None = None,
-               ai_workers: int = 0) -> FastAPI:
+               ai_workers: int = 0, allow_seed: bool = False) -> FastAPI:
     """The web game's application, saving games in ``data_dir`` (see ``default_data_dir``).
 
     ``ai`` names the player of the AI seats and the hint (default: the strongest the project
-    has); ``ai_workers`` > 0 lets it think in that many worker processes.
+    has); ``ai_workers`` > 0 lets it think in that many worker processes. ``allow_seed`` lets a
+    new game name its seed (tests, replaying a deal): the seed decides every deal, so a player
+    who chooses it could know the AI's cards; it is off unless asked for.
     """
     store = GameStore(Path(data_dir) if data_dir is not None else default_data_dir(), ai=ai)
     pool = ai_pool(ai_workers)
@@ -185,6 +187,10 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
 
     @app.post("/api/games", status_code=201)
     async def create_game(body: NewGameIn) -> GameState:
+        if body.seed is not None and not allow_seed:
+            raise Refusal("seed_not_allowed", "this server deals its own cards: a new game "
+                          "cannot choose its seed (start the server with --allow-seed)",
+                          status=403)
         try:
             match = new_match(body.preset, body.seed,
                               {str(k): str(v) for k, v in body.team_levels.items()}
@@ -348,7 +354,7 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
 
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     workers = args.ai_workers if args.ai_workers is not None else min(2, os.cpu_count() or 1)
-    app = create_app(data_dir, ai=args.ai, ai_workers=workers)
+    app = create_app(data_dir, ai=args.ai, ai_workers=workers, allow_seed=args.allow_seed)
     host = args.host
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"관단 Guandan: open http://{shown}:{args.port}/  (saves in {data_dir})", flush=True)
@@ -365,3 +371,5 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="player for the AI seats and the hint (default: the strongest)")
     parser.add_argument("--ai-workers", type=int, default=None,
                         help="worker processes for the AI (default: 2; 0: in the server)")
+    parser.add_argument("--allow-seed", action="store_true",
+                        help="let a new game choose its seed (tests; the seed decides the deals)")

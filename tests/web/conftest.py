@@ -45,7 +45,7 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "guandan", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--data-dir", str(self.data_dir), "--ai", "greedy"],
+             str(self.port), "--data-dir", str(self.data_dir), "--ai", "greedy", "--allow-seed"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:

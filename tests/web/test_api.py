@@ -30,7 +30,7 @@ def data_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(data_dir: Path) -> TestClient:
-    return TestClient(create_app(data_dir, ai="greedy"))
+    return TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
 
 
 def new_game(client: TestClient, **body: Any) -> Json:
@@ -420,7 +420,8 @@ def test_restart_brings_back_the_game(client: TestClient, data_dir: Path) -> Non
     s = to_seat1(client, gid)
     human_acts(client, gid)
     s = get(client, gid)
-    other = TestClient(create_app(data_dir, ai="greedy"))  # a new server on the same folder
+    # a new server on the same folder
+    other = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     assert get(other, gid) == s
     # It goes on from there.
     r = other.post(f"/api/games/{gid}/step", json={})
@@ -432,7 +433,7 @@ def test_corrupt_save_is_a_clear_error(client: TestClient, data_dir: Path) -> No
     ok = new_game(client)
     path = data_dir / "games" / f"{id_hash(g['id'])}.json"
     path.write_text("{ not json", encoding="utf-8")
-    other = TestClient(create_app(data_dir, ai="greedy"))
+    other = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     refused(other.get(f"/api/games/{g['id']}"), 409, "corrupt_save")
     refused(other.post(f"/api/games/{g['id']}/play", json={"cards": ["S3"]}), 409,
             "corrupt_save")
@@ -441,7 +442,7 @@ def test_corrupt_save_is_a_clear_error(client: TestClient, data_dir: Path) -> No
     data = json.loads((data_dir / "games" / f"{id_hash(ok['id'])}.json").read_text())
     data["match"]["actions"] = [[1, "play", "BJ BJ BJ", "triple", "BJ"]]
     (data_dir / "games" / f"{id_hash(ok['id'])}.json").write_text(json.dumps(data))
-    third = TestClient(create_app(data_dir, ai="greedy"))
+    third = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     refused(third.get(f"/api/games/{ok['id']}"), 409, "corrupt_save")
 
 
@@ -505,7 +506,7 @@ def test_ai_in_worker_processes_plays_the_same(tmp_path: Path) -> None:
     in the server's process: the player's state travels with it."""
     finished = []
     for workers in (0, 1):
-        with TestClient(create_app(tmp_path / str(workers), ai="greedy",
+        with TestClient(create_app(tmp_path / str(workers), ai="greedy", allow_seed=True,
                                    ai_workers=workers)) as c:
             g = new_game(c, seed=3)
             s = advance(c, g["id"], lambda s: s["result"] is not None)
@@ -518,7 +519,7 @@ def test_ai_in_worker_processes_plays_the_same(tmp_path: Path) -> None:
 
 
 def test_games_beyond_memory_wait_on_disk(data_dir: Path) -> None:
-    app = create_app(data_dir, ai="greedy")
+    app = create_app(data_dir, ai="greedy", allow_seed=True)
     app.state.store.keep = 2
     c = TestClient(app)
     games = [new_game(c, seed=i) for i in range(4)]
@@ -567,3 +568,12 @@ def test_a_not_passed_only_for_a_hand_played_at_a(levels: dict[str, str], level_
     s = settle(levels, {"13": 0, "24": 0}, level_team, [1, 2, 4, 3], "site")
     hand_level = levels[level_team]
     assert result_out(MatchResult(2, hand_level, (1, 2, 4, 3), s), None).why == why
+
+
+def test_a_new_game_cannot_choose_its_seed_unless_the_server_allows_it(tmp_path: Path) -> None:
+    """The seed decides every deal: a person who chose it could know the AI seats' cards."""
+    client = TestClient(create_app(tmp_path, ai="greedy"))
+    r = client.post("/api/games", json={"seed": 5})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "seed_not_allowed"
+    assert list(tmp_path.iterdir()) == [] or not any(tmp_path.rglob("*.json"))
+    assert client.post("/api/games", json={}).status_code == 201
