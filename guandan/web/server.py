@@ -23,7 +23,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -87,6 +87,10 @@ def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None 
     return Match(preset, seed=secrets.randbits(48) if seed is None else seed, **kwargs)
 
 
+#: The largest request body the server reads (a play names at most 27 cards).
+MAX_BODY = 16_384
+
+
 def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                ai_workers: int = 0, allow_seed: bool = False) -> FastAPI:
     """The web game's application, saving games in ``data_dir`` (see ``default_data_dir``).
@@ -109,6 +113,15 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.store = store
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+
+    @app.middleware("http")
+    async def limit_body(request: Request, call_next: Callable[[Request], Awaitable[Response]]
+                         ) -> Response:
+        """Every request of the game is small: refuse a large body before reading it."""
+        size = request.headers.get("content-length", "0")
+        if not size.isdigit() or int(size) > MAX_BODY:
+            return _error(413, "bad_request", f"the request body is limited to {MAX_BODY} bytes")
+        return await call_next(request)
 
     @app.exception_handler(Refusal)
     async def refusal_handler(request: Request, exc: Refusal) -> JSONResponse:
@@ -211,8 +224,8 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
 
     @app.delete("/api/games/{game_id}", status_code=204)
     async def delete_game(game_id: str) -> Response:
-        store.get(game_id)
-        store.delete(game_id)
+        async with locked(game_id):  # an AI step finishing now cannot save the game again
+            store.delete(game_id)
         return Response(status_code=204)
 
     @app.post("/api/games/{game_id}/play")

@@ -68,6 +68,7 @@ class Game:
     created: float = field(default_factory=time.time)
     ai: str = "greedy"
     version: int = 0  # counts the changes since the game was loaded
+    deleted: bool = False  # once deleted, a late AI step must not write the game back
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     #: Held while an AI thinks for this game (outside ``lock``, so the game stays readable).
     ai_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -219,6 +220,8 @@ class GameStore:
 
     def save(self, game: Game) -> None:
         """Write the game atomically: a temp file in the same folder, then ``os.replace``."""
+        if game.deleted:
+            return
         text = json.dumps(game.to_json(), ensure_ascii=False, separators=(",", ":"))
         fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-", suffix=".json")
         try:
@@ -231,5 +234,7 @@ class GameStore:
 
     def delete(self, game_id: str) -> None:
         with self._lock:
-            self._games.pop(game_id, None)
+            game = self._games.pop(game_id, None)
+        if game is not None:
+            game.deleted = True
         self.path(game_id).unlink(missing_ok=True)

@@ -577,3 +577,23 @@ def test_a_new_game_cannot_choose_its_seed_unless_the_server_allows_it(tmp_path:
     assert r.status_code == 403 and r.json()["error"]["code"] == "seed_not_allowed"
     assert list(tmp_path.iterdir()) == [] or not any(tmp_path.rglob("*.json"))
     assert client.post("/api/games", json={}).status_code == 201
+
+
+def test_a_deleted_game_is_not_written_back_by_a_late_save(tmp_path: Path) -> None:
+    """An AI step that finishes after the game was deleted must not bring its file back."""
+    app = create_app(tmp_path, ai="greedy")
+    client = TestClient(app)
+    gid = client.post("/api/games", json={}).json()["id"]
+    game = app.state.store.get(gid)
+    assert client.delete(f"/api/games/{gid}").status_code == 204
+    app.state.store.save(game)  # what a late AI step would do
+    assert client.get(f"/api/games/{gid}").status_code == 404
+    assert not any(tmp_path.rglob("*.json"))
+
+
+def test_a_large_body_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path, ai="greedy"))
+    gid = client.post("/api/games", json={}).json()["id"]
+    r = client.post(f"/api/games/{gid}/play", content=b"{" + b" " * 100_000 + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "bad_request"
