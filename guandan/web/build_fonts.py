@@ -63,9 +63,10 @@ def page_text(lang: str) -> str:
 
 
 def common_text() -> str:
-    """Text shown whatever the language: the page's HTML and the script's literals."""
+    """Text shown whatever the language: the page's HTML and the scripts' literals."""
     static = HERE / "static"
-    return "".join(p.read_text("utf-8") for p in (static / "index.html", static / "app.js"))
+    pages = [static / "index.html", *sorted(static.glob("*.js"))]
+    return "".join(p.read_text("utf-8") for p in pages)
 
 
 def engine_text() -> str:

@@ -110,6 +110,7 @@ class GameState(BaseModel):
     wild: str
     level_team: str | None
     team_levels: dict[str, str]
+    seat_teams: dict[str, str]  # seat -> its team ("1" -> "13"), from the engine's team_of
     a_tries: dict[str, int]
     a_tries_max: int | None
     counts: dict[str, int]

@@ -18,6 +18,7 @@ from guandan.match import HandResult as MatchResult
 from guandan.plays import legal_plays
 from guandan.presets import get_preset
 from guandan.readings import Reading, beats, classify, why_not_beats
+from guandan.seats import SEATS, team_of
 from guandan.tribute import givers
 from guandan.web.models import (
     Event,
@@ -332,6 +333,7 @@ def state_out(game: Game) -> GameState:
         wild="H" + level,
         level_team=_get(obs, "level_team"),
         team_levels=_seat_key_map(obs.team_levels),
+        seat_teams={str(s): team_of(s) for s in SEATS},
         a_tries={k: int(v) for k, v in _seat_key_map(_get(obs, "a_tries")).items()},
         a_tries_max=preset.a_tries,
         counts=_seat_key_map(obs.counts),

@@ -99,6 +99,7 @@ def test_new_game_state(client: TestClient) -> None:
     assert g["preset"] == "site" and g["hand_number"] == 1 and g["match_number"] == 1
     assert g["level"] == "2" and g["wild"] == "H2"
     assert g["team_levels"] == {"13": "2", "24": "2"}
+    assert g["seat_teams"] == {"1": "13", "2": "24", "3": "13", "4": "24"}
     assert g["counts"] == {"1": 27, "2": 27, "3": 27, "4": 27}
     assert len(g["hand"]) == 27
     assert sorted(c for grp in g["hand_groups"] for c in grp) == sorted(g["hand"])
@@ -474,6 +475,30 @@ def test_page_and_assets_are_local(client: TestClient) -> None:
     for font in ("gd-ko.woff2", "gd-ko-ext.woff2", "gd-zh.woff2", "gd-han.woff2"):
         assert client.get(f"/static/fonts/{font}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
+
+
+def test_page_modules_are_all_preloaded_and_their_keys_in_the_catalogs() -> None:
+    """Every module the page imports exists and index.html preloads it (no waterfall of
+    requests); every catalog key the scripts name literally is in the catalogs."""
+    import re
+
+    web = Path(__file__).resolve().parents[2] / "guandan" / "web"
+    static = web / "static"
+    html = (static / "index.html").read_text("utf-8")
+    modules = {p.name for p in static.glob("*.js")}
+    imported = set()
+    keys = set()
+    for name in modules:
+        text = (static / name).read_text("utf-8")
+        imported |= set(re.findall(r'from "\./([\w.-]+\.js)"', text))
+        keys |= set(re.findall(r'\bt\("([\w.]+)"[,)]', text))
+    assert imported <= modules
+    assert 'src="/static/app.js"' in html
+    preloaded = set(re.findall(r'rel="modulepreload" href="/static/([\w.-]+\.js)"', html))
+    assert preloaded == modules - {"app.js"}
+    for lang in ("ko", "zh", "en"):
+        cat = json.loads((web / "catalogs" / f"{lang}.json").read_text("utf-8"))
+        assert not keys - set(cat), (lang, keys - set(cat))
 
 
 def test_catalogs_have_the_same_keys(client: TestClient) -> None:

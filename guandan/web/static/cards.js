@@ -1,15 +1,17 @@
 // Card faces drawn with HTML/CSS: rank and suit, red and black, two distinct jokers, the wild
-// hearts marked. Every card element carries its notation as data-card ("H7", "BJ").
+// hearts marked. Every card element carries its notation as data-card ("H7", "BJ"). The words
+// on a face come from the catalogs, through the translate function every caller passes.
 
-const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
 
 export function rankLabel(rank) {
   return rank === "T" ? "10" : rank;
 }
 
-/** A card element. opts: {wild: "H7", small: bool, key: string, t: translate fn} */
-export function cardEl(notation, opts = {}) {
+/** A card element. opts: {wild: "H7", small: bool, key: string, t: translate fn (required)} */
+export function cardEl(notation, opts) {
+  const { t } = opts;
   const el = document.createElement("div");
   el.className = "card";
   el.dataset.card = notation;
@@ -17,12 +19,10 @@ export function cardEl(notation, opts = {}) {
   if (opts.small) el.classList.add("small");
   if (notation === "BJ" || notation === "LJ") {
     el.classList.add("joker", notation === "BJ" ? "big" : "little");
-    el.setAttribute("aria-label", opts.t ? opts.t("card." + notation) : notation);
-    el.innerHTML =
-      '<span class="c-corner">JOKER</span><span class="c-mid">' +
-      (notation === "BJ" ? "🃏" : "🃟") +
-      "</span>";
-    el.querySelector(".c-mid").textContent = "★";
+    el.setAttribute("aria-label", t("card." + notation));
+    el.innerHTML = '<span class="c-corner"></span><span class="c-mid"></span>';
+    el.querySelector(".c-corner").textContent = t("card.face.joker");
+    el.querySelector(".c-mid").textContent = t("card.face.joker_mid");
     return el;
   }
   const suit = notation[0];
@@ -38,15 +38,15 @@ export function cardEl(notation, opts = {}) {
     el.classList.add("wild");
     const w = document.createElement("span");
     w.className = "c-wild";
-    w.textContent = "W";
-    w.title = opts.t ? opts.t("card.wild") : "wild";
+    w.textContent = t("card.face.wild");
+    w.title = t("card.wild");
     el.appendChild(w);
   }
   return el;
 }
 
 /** A row of small cards for plays on the table, the log and the rules pages. */
-export function cardRow(notations, opts = {}) {
+export function cardRow(notations, opts) {
   const row = document.createElement("div");
   row.className = "card-row" + (opts.tiny ? " tiny" : "");
   for (const n of notations) row.appendChild(cardEl(n, { ...opts, small: true }));

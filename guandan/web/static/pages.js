@@ -1,0 +1,202 @@
+// The page's views and which one is shown (go): the start screen and the new-game dialog, the
+// rules and introduction pages (from the catalogs, with card examples), the match records.
+
+import { cardRow, rankLabel } from "./cards.js";
+import { $, strong } from "./dom.js";
+import { I18N, t, errorText, seatName } from "./i18n.js";
+import { renderResult } from "./result.js";
+import { S, api, createGame, gameId, refresh, schedule, setGame } from "./state.js";
+
+const PRESETS = ["site", "national", "huaian", "nanjing"];
+const TEAMS = ["13", "24"];
+
+/** Show one view: "start", "game", "rules", "intro" or "records" (kept in the address). */
+export function go(view) {
+  S.view = view;
+  for (const v of document.querySelectorAll("[data-view]"))
+    v.hidden = v.dataset.view !== view;
+  for (const a of document.querySelectorAll("nav a"))
+    a.classList.toggle("active", a.dataset.go === view);
+  if (view === "rules" || view === "intro") renderDoc(view);
+  if (view === "records") renderRecords();
+  if (view === "start") renderStart();
+  if (view !== "game") clearTimeout(S.timer);
+  else schedule();
+  if (S.game) renderResult();
+  const hash = view === "start" ? "" : "#" + view;
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
+}
+
+// -- start, new game ------------------------------------------------------------------------
+
+function renderStart() {
+  const has = !!gameId();
+  $("#btn-continue").disabled = !has;
+  $("#start-note").textContent = has ? t("start.continue_hint") : t("start.none");
+}
+
+function showStartError(text) {
+  $("#start-note").textContent = text;
+  $("#start-note").className = "error";
+}
+
+export async function onContinue() {
+  try {
+    go("game");
+    await refresh();
+  } catch (e) {
+    go("start");
+    showStartError(errorText(e));
+  }
+}
+
+export function openNew() {
+  const dlg = $("#newgame");
+  const list = $("#presets");
+  list.innerHTML = "";
+  for (const p of PRESETS) {
+    const lab = document.createElement("label");
+    lab.className = "preset";
+    lab.innerHTML = `<input type="radio" name="preset" value="${p}"><span class="pname"></span><span class="pdesc"></span>`;
+    lab.querySelector("input").checked = p === "site";
+    lab.querySelector(".pname").textContent = t(`preset.${p}.name`);
+    lab.querySelector(".pdesc").textContent = t(`preset.${p}.desc`);
+    list.appendChild(lab);
+  }
+  $("#new-confirm").hidden = !(S.game && S.game.to_act !== null && gameId());
+  dlg.hidden = false;
+  $("#btn-new-start").focus();
+}
+
+export async function newGame(preset) {
+  const g = await createGame(preset);
+  go("game");
+  setGame(g);
+}
+
+// -- rules, introduction --------------------------------------------------------------------
+
+function renderDoc(which) {
+  const root = $(`#${which}-body`);
+  root.innerHTML = "";
+  const h1 = document.createElement("h2");
+  h1.textContent = t(which + ".title");
+  root.appendChild(h1);
+  if (which === "rules") {
+    const lead = document.createElement("p");
+    lead.className = "lead";
+    lead.textContent = t("rules.lead");
+    root.appendChild(lead);
+  }
+  for (const sec of t(which + ".sections")) {
+    const s = document.createElement("section");
+    const h = document.createElement("h3");
+    h.textContent = sec.h;
+    s.appendChild(h);
+    for (const p of sec.p) {
+      const e = document.createElement("p");
+      e.textContent = p;
+      s.appendChild(e);
+    }
+    // An example: [cards, caption] or [cards, caption, level] (the level's hearts are wild).
+    for (const [cards, cap, level] of sec.ex || []) {
+      const fig = document.createElement("figure");
+      fig.className = "example";
+      fig.appendChild(cardRow(cards.split(" "), { wild: level ? "H" + level : null, t }));
+      const fc = document.createElement("figcaption");
+      fc.textContent = cap;
+      fig.appendChild(fc);
+      s.appendChild(fig);
+    }
+    root.appendChild(s);
+  }
+  if (which === "rules") {
+    const s = document.createElement("section");
+    const h = document.createElement("h3");
+    h.textContent = t("new.preset");
+    s.appendChild(h);
+    for (const p of PRESETS) {
+      const e = document.createElement("p");
+      const b = strong(t(`preset.${p}.name`) + ": ");
+      e.append(b, t(`preset.${p}.desc`));
+      s.appendChild(e);
+    }
+    root.appendChild(s);
+  }
+}
+
+// -- records --------------------------------------------------------------------------------
+
+async function renderRecords() {
+  const root = $("#records-body");
+  root.innerHTML = "";
+  const h = document.createElement("h2");
+  h.textContent = t("records.title");
+  root.appendChild(h);
+  const id = gameId();
+  if (!id) {
+    root.append(t("records.none"));
+    return;
+  }
+  let data;
+  try {
+    data = await api("GET", `/api/games/${id}/records`);
+  } catch (e) {
+    root.append(errorText(e));
+    return;
+  }
+  const info = document.createElement("p");
+  info.textContent = `${t("info.match", { n: data.match_number })} · ${t("preset." + data.preset + ".name")}`;
+  root.appendChild(info);
+  if (!data.results.length) {
+    const p = document.createElement("p");
+    p.textContent = t("records.empty");
+    root.appendChild(p);
+  } else {
+    const wrap = document.createElement("div");
+    wrap.className = "table-scroll";
+    wrap.appendChild(recordsTable(data.results));
+    root.appendChild(wrap);
+  }
+  const a = document.createElement("a");
+  a.className = "button";
+  a.id = "btn-export";
+  a.href = `/api/games/${id}/export`;
+  a.download = "";
+  a.textContent = t("btn.export");
+  root.appendChild(a);
+}
+
+function recordsTable(results) {
+  const tbl = document.createElement("table");
+  tbl.className = "records";
+  const head = document.createElement("tr");
+  for (const c of ["hand", "level", "order", "winner", "levels", "why"]) {
+    const th = document.createElement("th");
+    th.textContent = t("records.col." + c);
+    head.appendChild(th);
+  }
+  tbl.appendChild(head);
+  const lang = I18N.lang;
+  for (const r of results) {
+    const tr = document.createElement("tr");
+    tr.className = "record";
+    const levels = TEAMS.map((team) =>
+      `${t("team.short." + team)}: ${rankLabel(r.team_levels_before[team])}→${rankLabel(r.team_levels_after[team])}`);
+    const cells = [
+      String(r.hand),
+      rankLabel(r.level),
+      r.finish_order.map((s) => seatName(s)).join(" › "),
+      t("team.short." + r.winner) + (r.final_winner ? " · " + t("result.final") : ""),
+      levels.join(" · "),
+      lang === "ko" ? r.why_ko : lang === "en" ? r.why_en : t("result.why.gain" + r.gain),
+    ];
+    for (const c of cells) {
+      const td = document.createElement("td");
+      td.textContent = c;
+      tr.appendChild(td);
+    }
+    tbl.appendChild(tr);
+  }
+  return tbl;
+}

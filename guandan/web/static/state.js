@@ -1,0 +1,177 @@
+// The page's state: the game as the server last sent it (seat 1's own view), the person's
+// selection and settings, the pace of play; the API calls that change it; the game id kept in
+// localStorage. Every rule is decided by the engine on the server.
+//
+// Drawing is not done here: the page's modules subscribe ("game": a new state arrived,
+// "message": the message line changed) and app.js draws.
+
+import { errorText } from "./i18n.js";
+
+export const LS = {
+  game: "guandan.game",
+  sort: "guandan.sort",
+  interval: "guandan.autoInterval",
+};
+export const INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
+const params = new URLSearchParams(location.search);
+// AI pace (seconds between AI plays); ?pace= overrides it (the tests use a fast pace).
+const AI_PACE = params.has("pace") ? Number(params.get("pace")) : 0.9;
+// ?autopace= overrides the auto-play interval (tests only; the page offers 0.3 to 5 s).
+const AUTO_PACE = params.has("autopace") ? Number(params.get("autopace")) : null;
+
+export const S = {
+  game: null,
+  selected: new Set(), // keys "H7#0" of the selected cards
+  handSig: "",
+  sort: localStorage.getItem(LS.sort) || "strength",
+  auto: false,
+  interval: Number(localStorage.getItem(LS.interval) || 1),
+  timer: null,
+  busy: false,
+  readings: null, // {legal: [...], chosen: 0} for the current selection
+  readingsSeq: 0,
+  message: null, // {text, kind: "error"|"hint"|"info"}
+  view: "start",
+  lastEvent: null,
+};
+
+const subscribers = { game: [], message: [] };
+
+export function subscribe(what, fn) {
+  subscribers[what].push(fn);
+}
+
+function notify(what) {
+  for (const fn of subscribers[what]) fn();
+}
+
+// -- server ---------------------------------------------------------------------------------
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message || "error " + status);
+    this.status = status;
+    this.code = body?.error?.code || "network";
+    this.params = body?.error?.params || {};
+  }
+}
+
+export async function api(method, path, body) {
+  let r;
+  try {
+    r = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, { error: { code: "network", message: "network" } });
+  }
+  const data = r.status === 204 ? null : await r.json().catch(() => null);
+  if (!r.ok) throw new ApiError(r.status, data);
+  return data;
+}
+
+// -- game flow ------------------------------------------------------------------------------
+
+/** The saved game's id (the only key to it), or null. */
+export function gameId() {
+  return localStorage.getItem(LS.game);
+}
+
+export function setGame(g) {
+  const sig = g.hand.join(" ") + "|" + g.phase + "|" + g.hand_number;
+  if (sig !== S.handSig) {
+    S.selected.clear();
+    S.readings = null;
+    S.handSig = sig;
+  }
+  S.game = g;
+  S.version = (S.version || 0) + 1;
+  localStorage.setItem(LS.game, g.id);
+  notify("game");
+  schedule();
+}
+
+export function showMessage(text, kind) {
+  S.message = { text, kind };
+  notify("message");
+}
+
+/** The next AI step (or seat 1's, with auto-play), after the page's pause. */
+export function schedule() {
+  clearTimeout(S.timer);
+  S.timer = null;
+  const g = S.game;
+  if (!g || S.view !== "game" || g.result || g.to_act === null) return;
+  if (g.to_act === 1 && !S.auto) return;
+  const delay = S.auto ? (AUTO_PACE ?? S.interval) : AI_PACE;
+  S.timer = setTimeout(step, delay * 1000);
+}
+
+async function step() {
+  const g = S.game;
+  if (!g || S.busy) return schedule();
+  S.busy = true;
+  try {
+    const r = await api("POST", `/api/games/${g.id}/step`, { auto: S.auto });
+    S.lastEvent = r.event;
+    if (r.state.to_act === 1 && !S.auto) S.message = null;
+    S.busy = false;
+    setGame(r.state);
+  } catch (e) {
+    S.busy = false;
+    if (["your_turn", "result_pending", "match_over", "changed", "not_your_turn"].includes(e.code)) {
+      await refresh().catch(() => {});
+    } else {
+      showMessage(errorText(e), "error");
+      S.timer = setTimeout(step, 2000);
+    }
+  }
+}
+
+export async function refresh() {
+  const id = gameId();
+  if (!id) return;
+  setGame(await api("GET", `/api/games/${id}`));
+}
+
+/** One of the person's actions (play, pass, return); a refusal goes to the message line. */
+export async function act(path, body) {
+  const g = S.game;
+  if (!g || S.busy) return;
+  S.busy = true;
+  const t0 = performance.now();
+  try {
+    const state = await api("POST", `/api/games/${g.id}/${path}`, body);
+    S.message = null;
+    S.busy = false;
+    setGame(state);
+    window.__lastActMs = performance.now() - t0;
+  } catch (e) {
+    S.busy = false;
+    showMessage(errorText(e), "error");
+  }
+}
+
+/** Again (btn.again): past a hand's result (after a final victory: a new match). */
+export async function nextHand() {
+  const g = S.game;
+  if (!g) return;
+  try {
+    S.message = null;
+    setGame(await api("POST", `/api/games/${g.id}/next`));
+  } catch (e) {
+    showMessage(errorText(e), "error");
+  }
+}
+
+/** A new match; the previous game is forgotten on the server. The caller shows it. */
+export async function createGame(preset) {
+  const old = gameId();
+  const g = await api("POST", "/api/games", { preset });
+  if (old && old !== g.id) api("DELETE", `/api/games/${old}`).catch(() => {});
+  S.message = null;
+  S.auto = false;
+  return g;
+}
