@@ -11,6 +11,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 PresetName = Literal["site", "national", "huaian", "nanjing"]
+#: The page's levels of the AI (``store.DIFFICULTY_KEYS`` maps them to the players package's).
+Difficulty = Literal["easy", "normal", "hard"]
 Level = Literal["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 
 
@@ -19,9 +21,12 @@ class _In(BaseModel):
 
 
 class NewGameIn(_In):
-    """Start a new match. ``team_levels`` / ``level_team`` start it prepared (practice)."""
+    """Start a new match. ``team_levels`` / ``level_team`` start it prepared (practice).
+    ``difficulty`` chooses the player of seats 2-4 (default: the players package's
+    ``DEFAULT_DIFFICULTY``, ``hard``)."""
 
     preset: PresetName = "site"
+    difficulty: Difficulty | None = None
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     team_levels: dict[Literal["13", "24"], Level] | None = None
     level_team: Literal["13", "24"] | None = None
@@ -103,6 +108,7 @@ class HandResult(BaseModel):
 class GameState(BaseModel):
     id: str
     preset: PresetName
+    difficulty: Difficulty
     match_number: int
     hand_number: int
     phase: str
@@ -129,7 +135,8 @@ class GameState(BaseModel):
     result: HandResult | None
     results: list[HandResult]
     final_winner: str | None
-    ai: str
+    ai: str  # the player of seats 2-4
+    hint_ai: str  # the player of the hint and seat 1's auto-play
 
 
 class StepOut(BaseModel):

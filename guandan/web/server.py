@@ -6,7 +6,7 @@ change. The page (``static/``) and its catalogs are served from the package itse
 
 Endpoints (all JSON; errors are ``{"error": {"code", "message", "params"}}``):
 
-- ``POST /api/games`` start a match (``preset``); ``GET /api/games/{id}`` its state;
+- ``POST /api/games`` start a match (``preset``, ``difficulty``); ``GET /api/games/{id}`` its state;
 - ``POST /api/games/{id}/play`` the selected cards; ``/pass``; ``/return`` a tribute return;
 - ``POST /api/games/{id}/readings`` the readings of a selection; ``/hint`` the AI's suggestion;
 - ``POST /api/games/{id}/step`` one AI action (seat 1 too when auto-play is on);
@@ -54,7 +54,14 @@ from guandan.web.models import (
     StepIn,
     StepOut,
 )
-from guandan.web.store import CorruptSave, Game, GameNotFound, GameStore, ai_pool
+from guandan.web.store import (
+    DEFAULT_LEVEL,
+    CorruptSave,
+    Game,
+    GameNotFound,
+    GameStore,
+    ai_pool,
+)
 from guandan.web.views import HUMAN, Refusal
 
 HERE = Path(__file__).parent
@@ -95,9 +102,10 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                ai_workers: int = 0, allow_seed: bool = False) -> FastAPI:
     """The web game's application, saving games in ``data_dir`` (see ``default_data_dir``).
 
-    ``ai`` names the player of the AI seats and the hint (default: the strongest the project
-    has); ``ai_workers`` > 0 lets it think in that many worker processes. ``allow_seed`` lets a
-    new game name its seed (tests, replaying a deal): the seed decides every deal, so a player
+    ``ai`` names the player of every AI seat and the hint, whatever a game's difficulty
+    (default: seats 2-4 play the game's difficulty's player, the hint ``STRONGEST``);
+    ``ai_workers`` > 0 lets it think in that many worker processes. ``allow_seed`` lets a new
+    game name its seed (tests, replaying a deal): the seed decides every deal, so a player
     who chooses it could know the AI's cards; it is off unless asked for.
     """
     store = GameStore(Path(data_dir) if data_dir is not None else default_data_dir(), ai=ai)
@@ -213,7 +221,8 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                               if body.a_tries else None)
         except (ValueError, TypeError) as e:
             raise Refusal("bad_request", str(e), status=422) from None
-        game = store.add(Game(id=store.new_id(), preset=body.preset, match=match))
+        game = store.add(Game(id=store.new_id(), preset=body.preset, match=match,
+                              difficulty=body.difficulty or DEFAULT_LEVEL))
         with game.lock:
             return views.state_out(game)
 
@@ -381,7 +390,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", default=None,
                         help="folder for the saved games (default ~/.local/share/guandan)")
     parser.add_argument("--ai", default=None,
-                        help="player for the AI seats and the hint (default: the strongest)")
+                        help="player for every AI seat and the hint, whatever the difficulty "
+                             "(default: the game's difficulty for seats 2-4, the strongest "
+                             "for the hint)")
     parser.add_argument("--ai-workers", type=int, default=None,
                         help="worker processes for the AI (default: 2; 0: in the server)")
     parser.add_argument("--allow-seed", action="store_true",

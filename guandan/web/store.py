@@ -8,6 +8,7 @@ the folder does not reveal any id), written atomically (temp file + ``os.replace
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -25,27 +26,44 @@ from pathlib import Path
 from typing import Any
 
 from guandan.match import Action, Match, Observation
-from guandan.players import REGISTRY, Player, Reason, make_player
+from guandan.players import (
+    DEFAULT_DIFFICULTY,
+    DIFFICULTY,
+    REGISTRY,
+    STRONGEST,
+    Player,
+    Reason,
+    make_player,
+)
 from guandan.readings import Reading
 
 log = logging.getLogger("guandan.web")
 
 SAVE_FORMAT = "guandan-web-game/1"
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
-#: Strongest first: the hint and the AI seats use the first one the project has.
-AI_PREFERENCE = ("search", "heuristic", "greedy", "random")
+#: The API's names of the levels -> the players package's (Korean) keys of ``DIFFICULTY``.
+#: The one place where the two meet: saves and requests use the API's names.
+DIFFICULTY_KEYS: dict[str, str] = {"easy": "쉬움", "normal": "보통", "hard": "어려움"}
+DEFAULT_LEVEL = next(k for k, v in DIFFICULTY_KEYS.items() if v == DEFAULT_DIFFICULTY)
 
 
-def best_ai() -> str:
-    """The strongest registered player that can be built."""
-    for name in (*AI_PREFERENCE, *REGISTRY):
-        if name in REGISTRY:
+@functools.cache
+def usable(name: str) -> str:
+    """``name`` if it is a registered player that can be built, else the strongest one that
+    can (``STRONGEST``, then the difficulties' players, then any registered one)."""
+    for n in (name, STRONGEST, *reversed(DIFFICULTY.values()), *REGISTRY):
+        if n in REGISTRY:
             try:
-                make_player(name, seed=0)
+                make_player(n, seed=0)
             except Exception:  # a player being written may not import yet: take the next
                 continue
-            return name
+            return n
     raise RuntimeError("no player can be built")
+
+
+def difficulty_player(difficulty: str) -> str:
+    """The player of the AI seats (2-4) at this level (``easy`` / ``normal`` / ``hard``)."""
+    return usable(DIFFICULTY[DIFFICULTY_KEYS[difficulty]])
 
 
 class GameNotFound(Exception):
@@ -58,7 +76,11 @@ class CorruptSave(Exception):
 
 @dataclass
 class Game:
-    """One game: the match, which results the person has seen, and the AI players."""
+    """One game: the match, which results the person has seen, and the AI players.
+
+    Seats 2-4 are played by ``ai`` (the player of the game's ``difficulty``); seat 1's hint
+    and auto-play by ``hint_ai`` (``STRONGEST``). The server's ``--ai`` sets both.
+    """
 
     id: str
     preset: str
@@ -66,7 +88,9 @@ class Game:
     match_number: int = 1
     seen_results: int = 0
     created: float = field(default_factory=time.time)
+    difficulty: str = DEFAULT_LEVEL
     ai: str = "greedy"
+    hint_ai: str = "greedy"
     version: int = 0  # counts the changes since the game was loaded
     deleted: bool = False  # once deleted, a late AI step must not write the game back
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
@@ -78,8 +102,11 @@ class Game:
         """The AI that acts for ``seat`` (seat 1: the hint and auto-play)."""
         p = self._players.get(seat)
         if p is None:
-            p = self._players[seat] = make_player(self.ai, seed=seat)
+            p = self._players[seat] = make_player(self.player_name(seat), seed=seat)
         return p
+
+    def player_name(self, seat: int) -> str:
+        return self.hint_ai if seat == 1 else self.ai
 
     def decide(self, seat: int, obs: Observation,
                pool: Executor | None = None) -> tuple[Action, Reason]:
@@ -103,7 +130,8 @@ class Game:
             if action in obs.legal_actions or isinstance(action, Reading):
                 return action, reason
         except Exception:
-            log.exception("player %s failed at seat %d; greedy acts instead", self.ai, seat)
+            log.exception("player %s failed at seat %d; greedy acts instead",
+                          self.player_name(seat), seat)
         fallback = make_player("greedy", seed=seat)
         return fallback.act(obs), fallback.reason
 
@@ -112,6 +140,7 @@ class Game:
             "format": SAVE_FORMAT,
             "id_hash": id_hash(self.id),
             "preset": self.preset,
+            "difficulty": self.difficulty,
             "match_number": self.match_number,
             "seen_results": self.seen_results,
             "created": self.created,
@@ -148,9 +177,11 @@ class GameStore:
     """Games in memory, backed by one JSON file per game in ``data_dir/games``."""
 
     def __init__(self, data_dir: Path, ai: str | None = None, keep: int = 1000) -> None:
+        """``ai``, when given, plays every AI seat and the hint whatever the difficulty."""
         self.dir = Path(data_dir).expanduser() / "games"
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.ai = ai or best_ai()
+        self.ai = ai  # the override (``--ai``), or None
+        self.hint_ai = ai or usable(STRONGEST)
         self.keep = keep  # games kept in memory; the others wait on disk
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._lock = threading.Lock()
@@ -175,8 +206,15 @@ class GameStore:
     def new_id(self) -> str:
         return secrets.token_urlsafe(24)
 
+    def set_players(self, game: Game) -> Game:
+        """Name the game's players: its difficulty's, unless the server's ``--ai`` says."""
+        game.ai = self.ai or difficulty_player(game.difficulty)
+        game.hint_ai = self.hint_ai
+        game._players.clear()
+        return game
+
     def add(self, game: Game) -> Game:
-        game.ai = self.ai
+        self.set_players(game)
         with self._lock:
             self._remember(game)
         self.save(game)
@@ -206,15 +244,18 @@ class GameStore:
             if data.get("format") != SAVE_FORMAT or data.get("id_hash") != id_hash(game_id):
                 raise ValueError("not a save of this game")
             match = Match.from_json(data["match"])
-            return Game(
+            difficulty = str(data.get("difficulty", DEFAULT_LEVEL))  # older saves: default
+            if difficulty not in DIFFICULTY_KEYS:
+                raise ValueError(f"unknown difficulty {difficulty!r}")
+            return self.set_players(Game(
                 id=game_id,
                 preset=str(data["preset"]),
                 match=match,
+                difficulty=difficulty,
                 match_number=int(data["match_number"]),
                 seen_results=int(data["seen_results"]),
                 created=float(data["created"]),
-                ai=self.ai,
-            )
+            ))
         except Exception as e:  # any damage in the file: a clear error, never a crash
             raise CorruptSave(f"the save cannot be read ({type(e).__name__}: {e})") from None
 

@@ -326,6 +326,7 @@ def state_out(game: Game) -> GameState:
     return GameState(
         id=game.id,
         preset=game.preset,  # type: ignore[arg-type]
+        difficulty=game.difficulty,  # type: ignore[arg-type]
         match_number=game.match_number,
         hand_number=int(_get(obs, "hand_number", len(results) + 1)),
         phase=str(obs.phase),
@@ -354,6 +355,7 @@ def state_out(game: Game) -> GameState:
         results=results,
         final_winner=final,
         ai=game.ai,
+        hint_ai=game.hint_ai,
     )
 
 

@@ -16,9 +16,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from guandan.cards import parse_cards
+from guandan.players import DEFAULT_DIFFICULTY, DIFFICULTY, STRONGEST, make_player
 from guandan.readings import beats, classify
 from guandan.web.server import create_app
-from guandan.web.store import id_hash
+from guandan.web.store import DEFAULT_LEVEL, DIFFICULTY_KEYS, id_hash
 
 Json = dict[str, Any]
 
@@ -122,6 +123,48 @@ def test_new_game_refuses_bad_options(client: TestClient) -> None:
     refused(client.post("/api/games", json={"team_levels": {"13": "A", "24": "2"}}), 422,
             "bad_request")  # levels differ: whose level is played must be said
     refused(client.post("/api/games", json={"cheat": True}), 422, "bad_request")
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+def test_difficulty_chooses_seats_2_to_4_and_survives_a_restart(data_dir: Path,
+                                                                 difficulty: str) -> None:
+    """Without ``--ai``: seats 2-4 play the difficulty's player, the hint ``STRONGEST``."""
+    app = create_app(data_dir, allow_seed=True)
+    g = new_game(TestClient(app), difficulty=difficulty)
+    expected = DIFFICULTY[DIFFICULTY_KEYS[difficulty]]
+    assert g["difficulty"] == difficulty and g["ai"] == expected and g["hint_ai"] == STRONGEST
+    game = app.state.store.get(g["id"])
+    for seat in (2, 3, 4):
+        assert type(game.player(seat)) is type(make_player(expected))
+    assert type(game.player(1)) is type(make_player(STRONGEST))
+    # a new server on the same folder keeps the difficulty
+    other = create_app(data_dir, allow_seed=True)
+    assert get(TestClient(other), g["id"])["difficulty"] == difficulty
+    again = other.state.store.get(g["id"])
+    assert (again.difficulty, again.ai, again.hint_ai) == (difficulty, expected, STRONGEST)
+
+
+def test_difficulty_default_and_the_ai_override(client: TestClient, data_dir: Path) -> None:
+    g = new_game(client)
+    assert g["difficulty"] == "hard" == DEFAULT_LEVEL
+    assert DIFFICULTY_KEYS[DEFAULT_LEVEL] == DEFAULT_DIFFICULTY
+    assert set(DIFFICULTY_KEYS.values()) == set(DIFFICULTY)
+    # --ai overrides every AI, the hint included, whatever the difficulty
+    e = new_game(client, difficulty="easy")
+    assert (e["difficulty"], e["ai"], e["hint_ai"]) == ("easy", "greedy", "greedy")
+    # an old save without a difficulty loads as the default
+    path = client.app.state.store.path(e["id"])  # type: ignore[attr-defined]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["difficulty"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    other = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
+    assert get(other, e["id"])["difficulty"] == DEFAULT_LEVEL
+
+
+def test_bad_difficulty_is_refused_and_no_game_made(client: TestClient, data_dir: Path) -> None:
+    for bad in ("expert", "어려움", "", 3, "HARD"):
+        refused(client.post("/api/games", json={"difficulty": bad}), 422, "bad_request")
+    assert not list((data_dir / "games").glob("*.json"))
 
 
 def test_unknown_and_forged_ids(client: TestClient) -> None:

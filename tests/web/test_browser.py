@@ -300,14 +300,17 @@ def test_new_game_with_preset(page: Any, server: Server) -> None:
     text = page.text_content("#presets")
     for name in ("사이트 기본", "2017 전국 통일", "화이안", "난징"):
         assert name in text
+    assert page.text_content("#difficulties") == "쉬움보통어려움"
+    assert page.is_checked("input[name=difficulty][value=hard]")  # the default
     shot(page, "11-new-game-dialog")
     page.check("input[name=preset][value=nanjing]")
+    page.check("input[name=difficulty][value=normal]")
     page.click("#btn-new-start")
     page.wait_for_function(f"() => window.__guandan.game.id !== '{old}'")
     s = state(page)
-    assert s["preset"] == "nanjing" and s["hand_number"] == 1
+    assert s["preset"] == "nanjing" and s["hand_number"] == 1 and s["difficulty"] == "normal"
     assert s["team_levels"] == {"13": "2", "24": "2"}
-    assert "난징" in page.text_content("#info")
+    assert "난징 · 보통" in page.text_content("#info")
 
 
 def test_final_victory_from_prepared_match(page: Any, server: Server) -> None:

@@ -52,9 +52,10 @@ function wire() {
   $("#btn-new-cancel").addEventListener("click", () => ($("#newgame").hidden = true));
   $("#btn-new-start").addEventListener("click", async () => {
     const p = document.querySelector("input[name=preset]:checked")?.value || "site";
+    const d = document.querySelector("input[name=difficulty]:checked")?.value;
     $("#newgame").hidden = true;
     try {
-      await newGame(p);
+      await newGame(p, d);
     } catch (e) {
       showMessage(errorText(e), "error");
     }

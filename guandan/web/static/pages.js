@@ -8,6 +8,9 @@ import { renderResult } from "./result.js";
 import { S, api, createGame, gameId, refresh, schedule, setGame } from "./state.js";
 
 const PRESETS = ["site", "national", "huaian", "nanjing"];
+// The AI's levels (the API's names; the server maps them to the players package's levels).
+const DIFFICULTIES = ["easy", "normal", "hard"];
+const DEFAULT_DIFFICULTY = "hard";
 const TEAMS = ["13", "24"];
 
 /** Show one view: "start", "game", "rules", "intro" or "records" (kept in the address). */
@@ -63,13 +66,23 @@ export function openNew() {
     lab.querySelector(".pdesc").textContent = t(`preset.${p}.desc`);
     list.appendChild(lab);
   }
+  const levels = $("#difficulties");
+  levels.innerHTML = "";
+  for (const d of DIFFICULTIES) {
+    const lab = document.createElement("label");
+    lab.className = "difficulty";
+    lab.innerHTML = `<input type="radio" name="difficulty" value="${d}"><span></span>`;
+    lab.querySelector("input").checked = d === DEFAULT_DIFFICULTY;
+    lab.querySelector("span").textContent = t(`difficulty.${d}`);
+    levels.appendChild(lab);
+  }
   $("#new-confirm").hidden = !(S.game && S.game.to_act !== null && gameId());
   dlg.hidden = false;
   $("#btn-new-start").focus();
 }
 
-export async function newGame(preset) {
-  const g = await createGame(preset);
+export async function newGame(preset, difficulty = DEFAULT_DIFFICULTY) {
+  const g = await createGame(preset, difficulty);
   go("game");
   setGame(g);
 }

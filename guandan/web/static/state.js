@@ -167,9 +167,9 @@ export async function nextHand() {
 }
 
 /** A new match; the previous game is forgotten on the server. The caller shows it. */
-export async function createGame(preset) {
+export async function createGame(preset, difficulty) {
   const old = gameId();
-  const g = await api("POST", "/api/games", { preset });
+  const g = await api("POST", "/api/games", { preset, difficulty });
   if (old && old !== g.id) api("DELETE", `/api/games/${old}`).catch(() => {});
   S.message = null;
   S.auto = false;

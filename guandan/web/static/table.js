@@ -44,7 +44,8 @@ function renderInfo() {
   lv.id = "hand-level";
   lv.appendChild(cardEl(g.wild, { wild: g.wild, small: true, t }));
   add("handno", [
-    t("info.hand", { n: g.hand_number }) + " · " + t("preset." + g.preset + ".name"),
+    t("info.hand", { n: g.hand_number }) + " · " + t("preset." + g.preset + ".name") +
+      " · " + t("difficulty." + g.difficulty),
   ]);
 }
 
