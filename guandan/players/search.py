@@ -152,17 +152,15 @@ class Sim:
 
     def play(self, seat: int, p: APlay) -> None:
         self.parts[seat].remove(p)
-        self.counts[seat] -= p.size
         self.table, self.owner = p, seat
-        self.passed = set()
-        if self.counts[seat] == 0:
-            self.finish.append(seat)
-            if self.over():
-                return
-        self.to_act = self._next_holding(seat)
+        self._played(seat, p.size)
 
     def play_out(self, seat: int, size: int) -> None:
         """``seat`` plays ``size`` cards that are not one of its parts (its real first move)."""
+        self._played(seat, size)
+
+    def _played(self, seat: int, size: int) -> None:
+        """After ``seat`` played ``size`` cards: passes start over, the seat may be out."""
         self.counts[seat] -= size
         self.passed = set()
         if self.counts[seat] == 0:
