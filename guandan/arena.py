@@ -1,6 +1,7 @@
 """The arena: two players against each other in duplicate, with statistics.
 
-``guandan arena --players A,B --rules site --hands N --seed S [--mode match|hand] [--out FILE]``
+``guandan arena --players A,B --rules site --hands N --seed S [--mode match|hand] [--out FILE]
+[--workers W]``
 
 Duplicate play takes the luck of the deal out of the comparison. The arena plays *deal sets*
 (numbered 1, 2, …); each is played twice, once with A on seats 1 and 3 (team ``13``) and B on
@@ -21,17 +22,26 @@ finished matches won (final victories), the average number of levels gained per 
 team and by B's team and their difference, each with a 95% interval (Wilson for shares,
 normal for means), and the time per decision of each player (mean, p95, max). ``--out``
 writes every hand record (``guandan-hand/1``, one per line, in playing order).
+
+``--workers W`` shares the deal sets out among ``W`` processes. A deal set's cards and players'
+seeds depend only on its index, so each seating of each deal set is played on its own in a worker
+and the parent merges the results in index order, stopping where the one-process loop stops: the
+figures and the hand records are the same as with one worker (for players whose choices do not
+depend on the clock, unlike ``search`` with its time budget), only the decision times differ.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import math
+import multiprocessing
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -106,6 +116,18 @@ class ArenaResult:
     b_gain: list[float] = field(default_factory=list)
     deal_sets: int = 0
     timing: dict[str, Timing] = field(default_factory=dict)
+
+    def absorb(self, part: ArenaResult) -> None:
+        """Add the figures of ``part`` (later deal sets of the same run) to these."""
+        self.hands += part.hands
+        self.a_hand_wins += part.a_hand_wins
+        self.matches += part.matches
+        self.a_match_wins += part.a_match_wins
+        self.unfinished_matches += part.unfinished_matches
+        self.a_gain.extend(part.a_gain)
+        self.b_gain.extend(part.b_gain)
+        for name, t in part.timing.items():
+            self.timing.setdefault(name, Timing()).times.extend(t.times)
 
     def to_json(self) -> dict[str, Any]:
         lo, hi = wilson(self.a_hand_wins, self.hands)
@@ -234,6 +256,92 @@ def play_deal_set(
     return played
 
 
+def _new_result(a: str, b: str, rules: str, mode: str, seed: int) -> ArenaResult:
+    result = ArenaResult(a, b, rules, mode, seed)
+    result.timing = {a: Timing()} if a == b else {a: Timing(), b: Timing()}
+    return result
+
+
+def _seating(a: str, b: str, flip: int) -> dict[str, str]:
+    return {"13": a, "24": b} if flip == 0 else {"13": b, "24": a}
+
+
+def _players(seating: dict[str, str], seed: int, index: int) -> dict[int, Player]:
+    return {seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat)
+            for seat in (1, 2, 3, 4)}
+
+
+def _play_seating(
+    a: str, b: str, rules: str, seed: int, index: int, flip: int, mode: str, max_hands: int,
+    records: bool,
+) -> tuple[ArenaResult, str]:
+    """Deal set ``index`` in seating ``flip`` on its own (in a worker process): its figures and,
+    if ``records``, its hand records as JSON Lines."""
+    part = _new_result(a, b, rules, mode, seed)
+    seating = _seating(a, b, flip)
+    buf = io.StringIO() if records else None
+    play_deal_set(rules, seed, index, seating, _players(seating, seed, index), part, mode,
+                  max_hands, buf)
+    return part, buf.getvalue() if buf is not None else ""
+
+
+def _run_workers(
+    result: ArenaResult,
+    hands: int,
+    out: IO[str] | None,
+    max_hands: int,
+    progress: Callable[[int], None] | None,
+    workers: int,
+) -> None:
+    """``run_arena``'s loop over deal sets, each seating of each deal set a task for ``workers``
+    processes; results are merged in index order and the run stops where the serial loop does."""
+    a, b, rules, mode, seed = result.a, result.b, result.rules, result.mode, result.seed
+    window = 4 * workers  # tasks submitted and not merged yet
+    pending: dict[tuple[int, int], Future[tuple[ArenaResult, str]]] = {}  # in index order
+    merged = [0, 0]  # hands merged per seating
+    next_index = 1
+    pool = ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"))
+    try:
+        while True:
+            # Merge the finished tasks at the head, in index order, and stop after a deal set
+            # exactly where the serial loop stops.
+            while pending:
+                (index, flip), fut = next(iter(pending.items()))
+                if not fut.done():
+                    break
+                part, text = fut.result()
+                del pending[(index, flip)]
+                result.absorb(part)
+                if out is not None:
+                    out.write(text)
+                merged[flip] += part.hands
+                if progress is not None:
+                    progress(part.hands)
+                if flip == 1:
+                    result.deal_sets = index
+                    if min(merged) >= hands:
+                        return
+            # Submit the next deal sets while the serial loop may still reach them: each seating
+            # of a deal set plays at least one hand, so `bound` never exceeds the hands played
+            # before deal set `next_index`; once it reaches `hands`, no later deal set counts.
+            while len(pending) < window:
+                bound = list(merged)
+                for (_, flip), fut in pending.items():
+                    done = fut.done() and fut.exception() is None
+                    bound[flip] += fut.result()[0].hands if done else 1
+                if min(bound) >= hands:
+                    break
+                for flip in (0, 1):
+                    pending[(next_index, flip)] = pool.submit(
+                        _play_seating, a, b, rules, seed, next_index, flip, mode, max_hands,
+                        out is not None)
+                next_index += 1
+            wait([f for f in pending.values() if not f.done()], return_when=FIRST_COMPLETED)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def run_arena(
     a: str,
     b: str,
@@ -244,27 +352,32 @@ def run_arena(
     mode: str = "match",
     max_hands: int = 60,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
 ) -> ArenaResult:
     """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
 
-    ``progress`` is called with the number of hands just played.
+    ``progress`` is called with the number of hands just played. ``workers`` > 1 plays the deal
+    sets in that many processes (players are looked up in ``REGISTRY`` as imported there), with
+    the same figures and records as one worker; only the decision times differ.
     """
     if mode not in ("match", "hand"):
         raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
     for name in (a, b):
         if name not in REGISTRY:
             raise ValueError(f"unknown player {name!r} (known: {', '.join(sorted(REGISTRY))})")
-    result = ArenaResult(a, b, rules, mode, seed)
-    result.timing = {a: Timing()} if a == b else {a: Timing(), b: Timing()}
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    result = _new_result(a, b, rules, mode, seed)
+    if workers > 1 and hands > 0:
+        _run_workers(result, hands, out, max_hands, progress, workers)
+        return result
     per_seating = {0: 0, 1: 0}
     index = 0
     while min(per_seating.values()) < hands:
         index += 1
         for flip in (0, 1):
-            seating = {"13": a, "24": b} if flip == 0 else {"13": b, "24": a}
-            players = {
-                seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat)
-                for seat in (1, 2, 3, 4)}
+            seating = _seating(a, b, flip)
+            players = _players(seating, seed, index)
             n = play_deal_set(rules, seed, index, seating, players, result, mode, max_hands, out)
             per_seating[flip] += n
             if progress is not None:
@@ -291,6 +404,9 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", help="write every hand record (JSON Lines) to this file")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes sharing the deal sets (default 1); the figures are the "
+                             "same as with one")
     args = parser.parse_args(list(sys.argv[2:] if argv is None else argv))
     names = [x.strip() for x in args.players.split(",")]
     if len(names) != 2 or any(n not in REGISTRY for n in names):
@@ -299,6 +415,9 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.hands < 1:
         print("guandan arena: --hands must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("guandan arena: --workers must be at least 1", file=sys.stderr)
         return 2
     bar: Any = None
     progress: Callable[[int], None] | None = None
@@ -309,7 +428,8 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
-                           mode=args.mode, max_hands=args.max_hands, progress=progress)
+                           mode=args.mode, max_hands=args.max_hands, progress=progress,
+                           workers=args.workers)
     finally:
         if out is not None:
             out.close()

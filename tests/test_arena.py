@@ -82,3 +82,30 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
                        "--no-progress", "--mode", "hand"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hands"] == 2 and data["players"] == ["greedy", "random"]
+
+
+@pytest.mark.parametrize(("mode", "hands"), [("hand", 6), ("match", 5)])
+def test_workers_give_the_same_figures_and_records(mode: str, hands: int) -> None:
+    runs = []
+    for workers in (1, 2):
+        out = io.StringIO()
+        steps: list[int] = []
+        r = run_arena("greedy", "random", "site", hands=hands, seed=7, out=out, mode=mode,
+                      max_hands=4, progress=steps.append, workers=workers)
+        j = r.to_json()
+        # Only the times differ; the number of decisions does not.
+        decisions = {name: t["decisions"] for name, t in j.pop("timing").items()}
+        runs.append((j, out.getvalue(), steps, r.a_gain, r.b_gain, decisions))
+    assert runs[0] == runs[1]
+    j, text, steps, *_ = runs[0]
+    assert sum(steps) == j["hands"] == len(text.splitlines()) >= 2 * hands
+    if mode == "match":
+        # Matches of different lengths: the deal sets stop where the serial loop stops.
+        assert j["deal_sets"] < hands
+
+
+def test_workers_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena_main(["--players", "greedy,random", "--workers", "0", "--no-progress"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="workers"):
+        run_arena("greedy", "random", hands=1, workers=0)
