@@ -357,9 +357,18 @@ class SearchPlayer:
     name = "search"
 
     def __init__(self, seed: int = 0, budget_ms: float | None = DEFAULT_BUDGET_MS,
-                 samples: int = DEFAULT_SAMPLES, endgame_cards: int = ENDGAME_CARDS) -> None:
+                 samples: int = DEFAULT_SAMPLES, endgame_cards: int = ENDGAME_CARDS,
+                 win_weight: float = 0.0, level_weight: float = 1.0,
+                 keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
+                 bombs: bool = False, play_over_pass: bool = False) -> None:
         self.seed = seed
         self.endgame_cards = endgame_cards
+        self.win_weight = win_weight
+        self.level_weight = level_weight
+        self.keep_margin = keep_margin
+        self.keep_z = keep_z
+        self.bombs = bombs
+        self.play_over_pass = play_over_pass
         self.budget_ms = budget_ms
         self.samples = samples
         self.core = HeuristicCore()
@@ -395,8 +404,8 @@ class SearchPlayer:
             if c is h_cand:
                 continue
             m, se = c.edge_over(h_cand)
-            bound = m - KEEP_Z * se
-            if m >= KEEP_MARGIN and bound > best_bound:
+            bound = m - self.keep_z * se
+            if m >= self.keep_margin and bound > best_bound:
                 best, best_bound = c, bound
         self.reason = self._reason(best, h_cand, h_reason, len(cands))
         if best.action is None:
@@ -429,6 +438,19 @@ class SearchPlayer:
                 chosen.append(min(singles, key=lambda r: r.key))
                 chosen.append(max(singles, key=lambda r: r.key))
         elif h_play is not None and not h_play.power and v.can_pass:
+            chosen.append(None)
+            if self.bombs:
+                bombs = [r for r in v.plays if r.power]
+                if bombs:
+                    chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
+        elif h_play is None and (self.bombs or self.play_over_pass):
+            normal = [r for r in v.plays if not r.power]
+            bombs = [r for r in v.plays if r.power]
+            if self.play_over_pass and normal:
+                chosen.append(min(normal, key=lambda r: (r.key, len(r.cards))))
+            if self.bombs and bombs:
+                chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
+        elif h_play is not None and h_play.power and v.can_pass and self.bombs:
             chosen.append(None)
         out: list[Candidate] = []
         seen: set[object] = set()
@@ -468,18 +490,19 @@ class SearchPlayer:
                     sim.table, sim.owner = abstract_reading(c.action), me
                     sim.play_out(me, len(c.action.cards))
                 sim.run()
-                c.values.append(sim.value(me))
+                steps = sim.value(me)
+                c.values.append(self.win_weight * (1.0 if steps > 0 else -1.0)
+                                + self.level_weight * steps)
             self.last_samples = i + 1
             if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
                 break
 
-    @staticmethod
-    def _settled(cands: list[Candidate]) -> bool:
+    def _settled(self, cands: list[Candidate]) -> bool:
         """True when no candidate can still overtake the heuristic's choice (the first)."""
         h = cands[0]
         for c in cands[1:]:
             m, se = c.edge_over(h)
-            if m + STOP_Z * se >= KEEP_MARGIN:
+            if m + STOP_Z * se >= self.keep_margin:
                 return False
         return True
 
