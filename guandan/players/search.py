@@ -423,7 +423,8 @@ class SearchPlayer:
         # bench/ai_deviations.py (each departure played out on the real cards against the
         # heuristic's choice, three seeds): choosing another lead, and passing instead of an
         # ordinary follow, gained on every seed; bombing or not bombing, and playing where the
-        # heuristic passes, did not. So only those two are searched.
+        # heuristic passes, did not. So by default only those two are searched (``bombs``
+        # and ``play_over_pass`` add the others: bench/search_tune.py weighs them).
         if v.table is None:
             d = decompose(v.hand, level)
             for part in d.parts:
@@ -437,21 +438,20 @@ class SearchPlayer:
             if singles:
                 chosen.append(min(singles, key=lambda r: r.key))
                 chosen.append(max(singles, key=lambda r: r.key))
-        elif h_play is not None and not h_play.power and v.can_pass:
-            chosen.append(None)
-            if self.bombs:
-                bombs = [r for r in v.plays if r.power]
-                if bombs:
-                    chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
-        elif h_play is None and (self.bombs or self.play_over_pass):
-            normal = [r for r in v.plays if not r.power]
+        else:
+            # Following: the heuristic's play or pass, and (by setting) the other side of it.
             bombs = [r for r in v.plays if r.power]
-            if self.play_over_pass and normal:
-                chosen.append(min(normal, key=lambda r: (r.key, len(r.cards))))
-            if self.bombs and bombs:
-                chosen.append(min(bombs, key=lambda r: (r.power, r.key)))
-        elif h_play is not None and h_play.power and v.can_pass and self.bombs:
-            chosen.append(None)
+            smallest_bomb = min(bombs, key=lambda r: (r.power, r.key)) if bombs else None
+            if h_play is None:
+                normal = [r for r in v.plays if not r.power]
+                if self.play_over_pass and normal:
+                    chosen.append(min(normal, key=lambda r: (r.key, len(r.cards))))
+                if self.bombs and smallest_bomb is not None:
+                    chosen.append(smallest_bomb)
+            elif v.can_pass and (not h_play.power or self.bombs):
+                chosen.append(None)
+                if self.bombs and not h_play.power and smallest_bomb is not None:
+                    chosen.append(smallest_bomb)
         out: list[Candidate] = []
         seen: set[object] = set()
         for choice in chosen:
