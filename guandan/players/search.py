@@ -1,11 +1,12 @@
 """The search player: determinized Monte Carlo over the hidden cards.
 
-Once some seat is down to ``endgame_cards`` cards (12 by default; before that the heuristic
-decides alone), for each decision with more than one sensible choice it
+For each decision with more than one sensible choice (from the first trick by default;
+``endgame_cards`` can leave the early tricks to the heuristic alone) it
 
 1. lists a few candidates: the heuristic's choice, the other plays of its hand split (bombs
-   aside) and the lowest and highest single when leading; the pass when the heuristic would
-   follow with an ordinary play (see ``candidates`` for why no more);
+   aside) and the lowest and highest single when leading; when following, the other side of
+   the heuristic's choice: the pass, the cheapest play where it passes, the smallest bomb
+   (see ``candidates``);
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
@@ -14,8 +15,9 @@ decides alone), for each decision with more than one sensible choice it
    seat plays only whole plays of its own hand split: it leads its weakest, follows with the
    cheapest play of the table's kind, bombs an opponent who is nearly out, never overtakes its
    partner), on an abstract simulator that knows the turn, trick and partner-lead rules;
-4. scores each finish as the levels won or lost (+3/+2/+1 for a 1-2/1-3/1-4 win, negative for
-   a loss) and picks the candidate with the best average, keeping the heuristic's choice
+4. scores each finish as the hand won or lost (±1) plus a tenth of the levels it moves
+   (+3/+2/+1 for a 1-2/1-3/1-4 win, negative for a loss), drops a candidate once it clearly
+   trails, and picks the candidate with the best average, keeping the heuristic's choice
    unless another is better by a margin.
 
 It stops sampling when its time budget (``budget_ms``, default 180 ms) or its sample limit
@@ -63,14 +65,20 @@ DEFAULT_BUDGET_MS: Final = 180.0
 #: Default greatest number of sampled deals per decision.
 DEFAULT_SAMPLES: Final = 64
 #: The search runs once some seat holds at most this many cards; before that the heuristic
-#: decides alone (bench/ai_deviations.py: earlier departures from it gained nothing).
-ENDGAME_CARDS: Final = 12
-#: The heuristic's choice is kept unless another candidate scores better by this much (levels)
+#: decides alone. 27 (every decision of the hand) is the default: bench/search_tune.py measured
+#: 50.9% of hands against the heuristic when searching from 12 cards, 54.5% from the first trick.
+ENDGAME_CARDS: Final = 27
+#: A finish scores ``WIN_WEIGHT`` for the hand won (or minus it for the hand lost) plus
+#: ``LEVEL_WEIGHT`` times the levels it moves. Weighing the hand win first measured better than
+#: scoring levels alone (bench/search_tune.py: 50.9% against 48.3% of hands).
+WIN_WEIGHT: Final = 1.0
+LEVEL_WEIGHT: Final = 0.1
+#: The heuristic's choice is kept unless another candidate scores better by ``KEEP_MARGIN``
 #: and by ``KEEP_Z`` standard errors of the paired difference over the same sampled deals.
-KEEP_MARGIN: Final = 0.15
-KEEP_Z: Final = 1.64
-#: Sampling stops early, after at least ``MIN_SAMPLES``, once every other candidate trails the
-#: heuristic's choice by ``STOP_Z`` standard errors.
+KEEP_MARGIN: Final = 0.04
+KEEP_Z: Final = 1.0
+#: After at least ``MIN_SAMPLES``, a candidate that trails the heuristic's choice by ``STOP_Z``
+#: standard errors is dropped, and sampling stops once every other candidate is.
 MIN_SAMPLES: Final = 8
 STOP_Z: Final = 1.5
 
@@ -324,10 +332,17 @@ class Candidate:
     action: Reading | None  # None: pass
     mine: list[APlay]  # my hand split after the action
     values: list[float] = field(default_factory=list)
+    wins: int = 0  # sampled deals in which the seat's team won the hand
+    dropped: bool = False  # trailed too far behind the heuristic's choice to be chosen
 
     @property
     def mean(self) -> float:
         return sum(self.values) / len(self.values) if self.values else 0.0
+
+    @property
+    def win_share(self) -> float:
+        """Share of its sampled deals in which the seat's team won the hand, in percent."""
+        return 100.0 * self.wins / len(self.values) if self.values else 0.0
 
     def edge_over(self, other: Candidate) -> tuple[float, float]:
         """Mean and standard error of the per-sample difference to ``other`` (same samples)."""
@@ -358,9 +373,9 @@ class SearchPlayer:
 
     def __init__(self, seed: int = 0, budget_ms: float | None = DEFAULT_BUDGET_MS,
                  samples: int = DEFAULT_SAMPLES, endgame_cards: int = ENDGAME_CARDS,
-                 win_weight: float = 0.0, level_weight: float = 1.0,
+                 win_weight: float = WIN_WEIGHT, level_weight: float = LEVEL_WEIGHT,
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
-                 bombs: bool = False, play_over_pass: bool = False) -> None:
+                 bombs: bool = True, play_over_pass: bool = True) -> None:
         self.seed = seed
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
@@ -401,7 +416,7 @@ class SearchPlayer:
         best = h_cand
         best_bound = 0.0
         for c in cands:
-            if c is h_cand:
+            if c is h_cand or c.dropped:
                 continue
             m, se = c.edge_over(h_cand)
             bound = m - self.keep_z * se
@@ -479,6 +494,8 @@ class SearchPlayer:
             hands = tracker.sample(rng)
             others = {s: abstract_hand(hands[s], level) for s in SEATS if s != me}
             for c in cands:
+                if c.dropped:
+                    continue
                 parts = {s: list(others[s]) for s in others}
                 parts[me] = list(c.mine)
                 sim = Sim(parts, None if table is None else abstract_reading(table.play),
@@ -491,6 +508,8 @@ class SearchPlayer:
                     sim.play_out(me, len(c.action.cards))
                 sim.run()
                 steps = sim.value(me)
+                if steps > 0:
+                    c.wins += 1
                 c.values.append(self.win_weight * (1.0 if steps > 0 else -1.0)
                                 + self.level_weight * steps)
             self.last_samples = i + 1
@@ -498,29 +517,35 @@ class SearchPlayer:
                 break
 
     def _settled(self, cands: list[Candidate]) -> bool:
-        """True when no candidate can still overtake the heuristic's choice (the first)."""
+        """Drop the candidates that can no longer overtake the heuristic's choice (the first),
+        so that the samples left go to the others; True when none is left."""
         h = cands[0]
+        live = 0
         for c in cands[1:]:
+            if c.dropped:
+                continue
             m, se = c.edge_over(h)
-            if m + STOP_Z * se >= self.keep_margin:
-                return False
-        return True
+            if m + STOP_Z * se < self.keep_margin:
+                c.dropped = True
+            else:
+                live += 1
+        return live == 0
 
     def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int) -> Reason:
         k = self.last_samples
         if best is h:
             return Reason(
-                ko=f"{h_reason.ko} (표본 {k}판 탐색: 평균 {best.mean:+.2f} 레벨, "
+                ko=f"{h_reason.ko} (표본 {k}판 탐색: 이 수로 {best.win_share:.0f}% 이김, "
                    f"후보 {n}개 중 최선)",
-                en=f"{h_reason.en} (search over {k} sampled deals: {best.mean:+.2f} levels on "
-                   f"average, best of {n} candidates)",
+                en=f"{h_reason.en} (search over {k} sampled deals: wins {best.win_share:.0f}% "
+                   f"of them, best of {n} candidates)",
                 zh=h_reason.zh)
         if best.action is None:
             ko_a, en_a = "패스", "passing"
         else:
             ko_a, en_a = play_names(best.action)
         return Reason(
-            ko=f"표본 {k}판으로 끝까지 두어 보니 {ko_a}이(가) 평균 {best.mean:+.2f} 레벨로 가장 "
-               f"좋습니다 (기본 선택은 {h.mean:+.2f}).",
-            en=f"Playing the hand out over {k} sampled deals, {en_a} does best: "
-               f"{best.mean:+.2f} levels on average (the rule of thumb scores {h.mean:+.2f}).")
+            ko=f"표본 {k}판으로 끝까지 두어 보니 {ko_a}이(가) {best.win_share:.0f}% 이겨 가장 "
+               f"좋습니다 (기본 선택은 {h.win_share:.0f}%).",
+            en=f"Playing the hand out over {k} sampled deals, {en_a} does best: it wins "
+               f"{best.win_share:.0f}% of them (the rule of thumb {h.win_share:.0f}%).")

@@ -6,7 +6,14 @@ import random
 
 from guandan.cards import deal
 from guandan.match import Match
-from guandan.players.search import APlay, SearchPlayer, Sim, abstract_hand, abstract_reading
+from guandan.players.search import (
+    APlay,
+    Candidate,
+    SearchPlayer,
+    Sim,
+    abstract_hand,
+    abstract_reading,
+)
 from guandan.plays import legal_plays
 from guandan.readings import beats
 
@@ -97,5 +104,19 @@ def test_search_reason_reports_the_sampling() -> None:
 def test_heuristic_alone_before_the_endgame() -> None:
     m = Match(seed=4)
     obs = m.observation(1)
-    p = SearchPlayer(seed=0, samples=5, budget_ms=None)  # default: search from 12 cards
+    p = SearchPlayer(seed=0, samples=5, budget_ms=None, endgame_cards=12)
     assert p.act(obs) in obs.legal_actions and p.last_samples == 0
+    # By default it searches from the first lead.
+    q = SearchPlayer(seed=0, samples=5, budget_ms=None)
+    assert q.act(obs) in obs.legal_actions and q.last_samples >= 1
+
+
+def test_trailing_candidates_are_dropped() -> None:
+    """A candidate far behind the heuristic's choice gets no more samples."""
+    p = SearchPlayer(seed=0, samples=8, budget_ms=None)
+    h = Candidate(None, [], values=[1.0, -1.0] * 4)
+    bad = Candidate(None, [], values=[-1.0] * 8)  # never better, often worse
+    close = Candidate(None, [], values=[-1.0, 1.0] * 4)  # as good on average, undecided
+    assert not p._settled([h, bad, close])
+    assert bad.dropped and not close.dropped
+    assert p._settled([h, bad])
