@@ -92,6 +92,7 @@ class APlay:
     key: int
     power: int
     cost: float = 1.0
+    pair_key: int = 0  # a full house's pair, by strength (it may follow a pair on its own)
 
     def beats(self, other: APlay) -> bool:
         if self.power or other.power:
@@ -117,7 +118,9 @@ def abstract_part(part: Part, level: str) -> APlay:
         key = RANK_VALUE[part.rank or "2"]
     else:
         key = rank_strength(part.rank or "2", level)
-    return APlay(part.kind, part.size, key, special_power(part.kind, part.size), part.cost)
+    pair_key = rank_strength(part.pair_rank, level) if part.pair_rank else 0
+    return APlay(part.kind, part.size, key, special_power(part.kind, part.size), part.cost,
+                 pair_key)
 
 
 def abstract_reading(r: Reading) -> APlay:
@@ -265,36 +268,66 @@ class Sim:
                     return max(beat, key=lambda p: p.key)
             return None
         urgency = self.urgency(seat, owner)
+        # As the heuristic: the follow that raises the hand's cost least (d), a big card kept
+        # back from a small trick when calm. Besides whole parts, a single or pair may come out
+        # of a bigger group, a pair out of a full house, and a triple joins a full house's pair
+        # to follow a full house (the heuristic finds these by splitting the hand again).
+        keep = urgency == 0 and table.key < 12 and len(parts) > 3
         best: APlay | None = None
         best_d = 99.0
-        broken: APlay | None = None
+        split: tuple[APlay, APlay, APlay | None] | None = None  # (taken, left, other part)
+        tkind, tkey = table.kind, table.key
         for p in parts:
             if p.power or not p.beats(table):
                 continue
             d = -p.cost
-            if (urgency == 0 and p.key >= 15 and table.key < 12 and len(parts) > 3
-                    and p.kind not in SEQUENCE_KINDS):
+            if keep and p.key >= 15 and p.kind not in SEQUENCE_KINDS:
                 d += CONTROL_KEEP
             if d < best_d or (d == best_d and best is not None and p.key < best.key):
-                best, best_d = p, d
-        if table.kind in ("single", "pair"):
+                best, best_d, split = p, d, None
+        if tkind == "single" or tkind == "pair":
             need = table.size
             for p in parts:
-                if p.kind in ("pair", "triple") and p.size > need and p.key > table.key:
-                    left = "single" if p.size - need == 1 else "pair"
-                    d = same_rank_cost(left, p.key) - p.cost
-                    if d < best_d or (d == best_d and best is not None and p.key < best.key):
-                        best, best_d, broken = p, d, p
+                kind = p.kind
+                if kind == "pair" or kind == "triple":
+                    if p.size <= need or p.key <= tkey:
+                        continue
+                    left_kind = "single" if p.size - need == 1 else "pair"
+                    left = APlay(left_kind, p.size - need, p.key, 0,
+                                 same_rank_cost(left_kind, p.key))
+                    played = APlay(tkind, need, p.key, 0)
+                elif kind == "full_house" and need == 2 and p.pair_key > tkey:
+                    left = APlay("triple", 3, p.key, 0, same_rank_cost("triple", p.key))
+                    played = APlay("pair", 2, p.pair_key, 0)
+                else:
+                    continue
+                d = left.cost - p.cost
+                if keep and played.key >= 15:
+                    d += CONTROL_KEEP
+                if d < best_d or (d == best_d and best is not None and played.key < best.key):
+                    best, best_d, split = played, d, (p, left, None)
+        elif tkind == "full_house":
+            houses = [p for p in parts if p.kind == "full_house"]
+            if houses:
+                for t in parts:
+                    if t.kind != "triple" or t.key <= tkey:
+                        continue
+                    f = min(houses, key=lambda h: (h.pair_key, h.key))
+                    left = APlay("triple", 3, f.key, 0, same_rank_cost("triple", f.key))
+                    d = left.cost - f.cost - t.cost
+                    if keep and t.key >= 15:
+                        d += CONTROL_KEEP
+                    if d < best_d or (d == best_d and best is not None and t.key < best.key):
+                        best, best_d = APlay("full_house", 5, t.key, 0), d
+                        split = (f, left, t)
         if best is not None and best_d <= FOLLOW_SLACK[urgency]:
-            if broken is best:
-                parts.remove(best)
-                left_n = best.size - table.size
-                left_kind = "single" if left_n == 1 else "pair"
-                parts.append(APlay(left_kind, left_n, best.key, 0,
-                                   same_rank_cost(left_kind, best.key)))
-                played = APlay(table.kind, table.size, best.key, 0)
-                parts.append(played)
-                return played
+            if split is not None:
+                taken, left, other = split
+                parts.remove(taken)
+                parts.append(left)
+                if other is not None:
+                    parts.remove(other)
+                parts.append(best)  # played at once: ``play`` takes it out again
             return best
         bombs = [p for p in parts if p.power and p.beats(table)]
         if bombs and (urgency >= 1 or len(parts) <= 3):

@@ -120,3 +120,41 @@ def test_trailing_candidates_are_dropped() -> None:
     assert not p._settled([h, bad, close])
     assert bad.dropped and not close.dropped
     assert p._settled([h, bad])
+
+
+def _follow(mine: list[APlay], table: APlay, counts: int = 9) -> tuple[APlay | None, Sim]:
+    """Seat 2 follows seat 1's ``table``; the other seats hold ``counts`` cards each."""
+    filler = [single(3)] * counts
+    parts = {1: list(filler), 2: list(mine), 3: list(filler), 4: list(filler)}
+    sim = Sim(parts, table, 1, set(), [], 2)
+    return sim.follow(2), sim
+
+
+def test_fast_policy_follows_a_pair_with_a_full_house_pair() -> None:
+    # 9 9 9 + 6 6 against a pair of 5s: the heuristic plays the 6s and keeps the triple.
+    house = APlay("full_house", 5, 9, 0, 1.0, pair_key=6)
+    play, sim = _follow([house, single(4), single(7), single(8)], APlay("pair", 2, 5, 0))
+    assert play is not None and (play.kind, play.key) == ("pair", 6)
+    sim.play(2, play)
+    assert sorted((p.kind, p.key) for p in sim.parts[2]) == [
+        ("single", 4), ("single", 7), ("single", 8), ("triple", 9)]
+    assert sim.counts[2] == 8 - 2
+
+
+def test_fast_policy_joins_a_triple_to_a_full_house_pair() -> None:
+    # K K K alone and 4 4 4 + 3 3: against a full house of 7s the Ks take the 3s along.
+    triple = APlay("triple", 3, 13, 0, 0.82)
+    house = APlay("full_house", 5, 4, 0, 1.0, pair_key=3)
+    play, sim = _follow([triple, house, single(9), single(10)], APlay("full_house", 5, 7, 0))
+    assert play is not None and (play.kind, play.key, play.size) == ("full_house", 13, 5)
+    sim.play(2, play)
+    assert sorted((p.kind, p.key) for p in sim.parts[2]) == [
+        ("single", 9), ("single", 10), ("triple", 4)]
+
+
+def test_fast_policy_keeps_a_joker_pair_from_a_small_single() -> None:
+    # Calm, many plays left: a low single is not worth breaking the pair of big jokers.
+    jokers = APlay("pair", 2, 17, 0, 0.17)
+    mine = [jokers, single(4), single(5), APlay("straight", 5, 9, 0, 1.0)]
+    play, _ = _follow(mine, APlay("single", 1, 6, 0), counts=20)
+    assert play is None
