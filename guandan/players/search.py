@@ -12,9 +12,11 @@ For each decision with more than one sensible choice (from the first trick by de
    that show a seat holds no single above a card it let an opponent go out with: see
    :mod:`guandan.players.tracker`);
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
-   seat plays only whole plays of its own hand split: it leads its weakest, follows with the
-   cheapest play of the table's kind, bombs an opponent who is nearly out, never overtakes its
-   partner), on an abstract simulator that knows the turn, trick and partner-lead rules;
+   seat plays the plays of its own hand split: it leads its weakest, follows with the play that
+   costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
+   joined to a full house's pair), bombs an opponent who is nearly out, never overtakes its
+   partner), on an abstract simulator that knows the turn, trick and partner-lead rules
+   (``bench/sim_fidelity.py`` measures how often it makes the heuristic's own choice);
 4. scores each finish as the hand won or lost (±1) plus a tenth of the levels it moves
    (+3/+2/+1 for a 1-2/1-3/1-4 win, negative for a loss), drops a candidate once it clearly
    trails, and picks the candidate with the best average, keeping the heuristic's choice
@@ -309,10 +311,10 @@ class Sim:
         elif tkind == "full_house":
             houses = [p for p in parts if p.kind == "full_house"]
             if houses:
+                f = min(houses, key=lambda h: (h.pair_key, h.key))  # gives up its lowest pair
                 for t in parts:
                     if t.kind != "triple" or t.key <= tkey:
                         continue
-                    f = min(houses, key=lambda h: (h.pair_key, h.key))
                     left = APlay("triple", 3, f.key, 0, same_rank_cost("triple", f.key))
                     d = left.cost - f.cost - t.cost
                     if keep and t.key >= 15:
