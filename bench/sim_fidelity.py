@@ -15,7 +15,7 @@ from collections import Counter
 
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import Sim, _trick_state, abstract_hand, abstract_reading
+from guandan.players.search import Sim, abstract_hand, abstract_reading, trick_state
 from guandan.readings import Reading
 
 
@@ -33,7 +33,7 @@ def main() -> int:
             obs = m.observation(seat)
             action = players[seat].act(obs)
             parts = {s: abstract_hand(m.hands[s], obs.level) for s in (1, 2, 3, 4)}
-            passed, finish = _trick_state(obs)
+            passed, finish = trick_state(obs)
             table = m.table
             sim = Sim(parts, None if table is None else abstract_reading(table.play),
                       None if table is None else table.seat, passed, finish, seat)

@@ -390,7 +390,7 @@ class Candidate:
         return m, math.sqrt(var / n)
 
 
-def _trick_state(obs: Observation) -> tuple[set[int], list[int]]:
+def trick_state(obs: Observation) -> tuple[set[int], list[int]]:
     """Seats that passed since the table's play, and the finish order."""
     passed: set[int] = set()
     for e in obs.trick:
@@ -520,7 +520,7 @@ class SearchPlayer:
         rng = self._rng(obs)
         level = v.level
         me = v.seat
-        passed, finish = _trick_state(obs)
+        passed, finish = trick_state(obs)
         table = v.table
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         for i in range(self.samples):
