@@ -312,10 +312,10 @@ class Sim:
             houses = [p for p in parts if p.kind == "full_house"]
             if houses:
                 f = min(houses, key=lambda h: (h.pair_key, h.key))  # gives up its lowest pair
+                left = APlay("triple", 3, f.key, 0, same_rank_cost("triple", f.key))
                 for t in parts:
                     if t.kind != "triple" or t.key <= tkey:
                         continue
-                    left = APlay("triple", 3, f.key, 0, same_rank_cost("triple", f.key))
                     d = left.cost - f.cost - t.cost
                     if keep and t.key >= 15:
                         d += CONTROL_KEEP
@@ -369,10 +369,6 @@ class Candidate:
     values: list[float] = field(default_factory=list)
     wins: int = 0  # sampled deals in which the seat's team won the hand
     dropped: bool = False  # trailed too far behind the heuristic's choice to be chosen
-
-    @property
-    def mean(self) -> float:
-        return sum(self.values) / len(self.values) if self.values else 0.0
 
     @property
     def win_share(self) -> float:
@@ -473,8 +469,9 @@ class SearchPlayer:
         # bench/ai_deviations.py (each departure played out on the real cards against the
         # heuristic's choice, three seeds): choosing another lead, and passing instead of an
         # ordinary follow, gained on every seed; bombing or not bombing, and playing where the
-        # heuristic passes, did not. So by default only those two are searched (``bombs``
-        # and ``play_over_pass`` add the others: bench/search_tune.py weighs them).
+        # heuristic passes, did not, once the search ran only in the last tricks. Searching
+        # the whole hand, bench/search_tune.py measured them worth keeping, so ``bombs`` and
+        # ``play_over_pass`` are on by default.
         if v.table is None:
             d = decompose(v.hand, level)
             for part in d.parts:
@@ -543,9 +540,9 @@ class SearchPlayer:
                     sim.play_out(me, len(c.action.cards))
                 sim.run()
                 steps = sim.value(me)
-                if steps > 0:
-                    c.wins += 1
-                c.values.append(self.win_weight * (1.0 if steps > 0 else -1.0)
+                won = steps > 0
+                c.wins += won
+                c.values.append(self.win_weight * (1.0 if won else -1.0)
                                 + self.level_weight * steps)
             self.last_samples = i + 1
             if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
