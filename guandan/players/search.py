@@ -10,7 +10,9 @@ For each decision with more than one sensible choice (from the first trick by de
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
-   :mod:`guandan.players.tracker`);
+   :mod:`guandan.players.tracker`), and weighs each sample by how well it explains the other
+   seats' calm leads (a careful player leads its weakest play, so a deal that gives it a weaker
+   play than one it led counts ``LEAD_EPS`` times);
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
    seat plays the plays of its own hand split: it leads its weakest, follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
@@ -45,7 +47,7 @@ from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
 from guandan.players.base import Reason
-from guandan.players.decompose import Part, decompose, same_rank_cost
+from guandan.players.decompose import Part, decompose, same_rank_cost, sequence_cost
 from guandan.players.describe import play_names
 from guandan.players.heuristic import (
     CONTROL_KEEP,
@@ -83,6 +85,11 @@ KEEP_Z: Final = 1.0
 #: standard errors is dropped, and sampling stops once every other candidate is.
 MIN_SAMPLES: Final = 8
 STOP_Z: Final = 1.5
+#: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly.
+#: Not 0: a seat may have split its hand otherwise, or not be a careful player at all.
+LEAD_EPS: Final = 0.25
+#: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
+WEAK_LEAD: Final = 0.95
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +134,35 @@ def abstract_part(part: Part, level: str) -> APlay:
 
 def abstract_reading(r: Reading) -> APlay:
     return APlay(r.kind, len(r.cards), r.key, r.power)
+
+
+def lead_rank(p: APlay) -> tuple[float, int]:
+    """How weak a play is as a lead: the careful lead is the play of the split that ranks
+    highest (its cost, then its size), as the heuristic's."""
+    return round(p.cost, 2), p.size
+
+
+def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
+    """The weakest lead rank a seat may still hold, after these calm leads (None: no bar).
+
+    Only weak leads count (costing at least ``WEAK_LEAD``: a jack single or weaker, any low
+    pair, run or triple): a strong play, a bomb above all, is led to cash a winner or to go
+    out, not because it is the weakest.
+    """
+    bar: tuple[float, int] | None = None
+    for r in leads:
+        a = abstract_reading(r)
+        if a.control:
+            continue
+        kind = r.kind
+        cost = (sequence_cost(kind, r.key) if kind in SEQUENCE_KINDS
+                else same_rank_cost(kind, r.key))
+        if cost < WEAK_LEAD:
+            continue
+        rank = lead_rank(APlay(kind, a.size, a.key, 0, cost))
+        if bar is None or rank < bar:
+            bar = rank
+    return bar
 
 
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
@@ -367,23 +403,37 @@ class Candidate:
     action: Reading | None  # None: pass
     mine: list[APlay]  # my hand split after the action
     values: list[float] = field(default_factory=list)
-    wins: int = 0  # sampled deals in which the seat's team won the hand
+    weights: list[float] = field(default_factory=list)  # each sampled deal's weight
+    wins: float = 0.0  # weight of the sampled deals in which the seat's team won the hand
     dropped: bool = False  # trailed too far behind the heuristic's choice to be chosen
+
+    def add(self, value: float, won: bool, weight: float) -> None:
+        self.values.append(value)
+        self.weights.append(weight)
+        if won:
+            self.wins += weight
 
     @property
     def win_share(self) -> float:
-        """Share of its sampled deals in which the seat's team won the hand, in percent."""
-        return 100.0 * self.wins / len(self.values) if self.values else 0.0
+        """Weighted share of its sampled deals in which the seat's team won, in percent."""
+        total = sum(self.weights)
+        return 100.0 * self.wins / total if total else 0.0
 
     def edge_over(self, other: Candidate) -> tuple[float, float]:
-        """Mean and standard error of the per-sample difference to ``other`` (same samples)."""
+        """Weighted mean and standard error of the per-sample difference to ``other`` (the
+        same samples, the same weights); the error counts the effective number of samples."""
         d = [a - b for a, b in zip(self.values, other.values, strict=True)]
+        w = self.weights
         n = len(d)
-        if n < 2:
+        total = sum(w)
+        if n < 2 or total <= 0:
             return 0.0, float("inf")
-        m = sum(d) / n
-        var = sum((x - m) ** 2 for x in d) / (n - 1)
-        return m, math.sqrt(var / n)
+        m = sum(wi * x for wi, x in zip(w, d, strict=True)) / total
+        var = sum(wi * (x - m) ** 2 for wi, x in zip(w, d, strict=True)) / total
+        n_eff = total * total / sum(wi * wi for wi in w)
+        if n_eff <= 1.0:
+            return m, float("inf")
+        return m, math.sqrt(var / (n_eff - 1.0))
 
 
 def trick_state(obs: Observation) -> tuple[set[int], list[int]]:
@@ -406,8 +456,10 @@ class SearchPlayer:
                  samples: int = DEFAULT_SAMPLES, endgame_cards: int = ENDGAME_CARDS,
                  win_weight: float = WIN_WEIGHT, level_weight: float = LEVEL_WEIGHT,
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
-                 bombs: bool = True, play_over_pass: bool = True) -> None:
+                 bombs: bool = True, play_over_pass: bool = True,
+                 lead_eps: float = LEAD_EPS) -> None:
         self.seed = seed
+        self.lead_eps = lead_eps
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
         self.level_weight = level_weight
@@ -520,11 +572,21 @@ class SearchPlayer:
         passed, finish = trick_state(obs)
         table = v.table
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
+        bars: dict[int, tuple[float, int]] = {}
+        if self.lead_eps < 1.0:
+            for s in tracker.others():
+                bar = lead_bar(tracker.calm_leads.get(s, []))
+                if bar is not None:
+                    bars[s] = bar
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
             hands = tracker.sample(rng)
             others = {s: abstract_hand(hands[s], level) for s in SEATS if s != me}
+            weight = 1.0
+            for s, bar in bars.items():
+                if any(not p.power and lead_rank(p) > bar for p in others[s]):
+                    weight *= self.lead_eps
             for c in cands:
                 if c.dropped:
                     continue
@@ -541,9 +603,8 @@ class SearchPlayer:
                 sim.run()
                 steps = sim.value(me)
                 won = steps > 0
-                c.wins += won
-                c.values.append(self.win_weight * (1.0 if won else -1.0)
-                                + self.level_weight * steps)
+                c.add(self.win_weight * (1.0 if won else -1.0) + self.level_weight * steps,
+                      won, weight)
             self.last_samples = i + 1
             if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
                 break

@@ -9,6 +9,9 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 - ``caps``: the strongest single a seat can hold, inferred from passes that a player who could
   beat would not have made (it passed on an opponent's single that left that opponent with at
   most two cards);
+- ``calm_leads``: the plays each seat led freely while nobody was close to going out: a
+  careful player then leads the weakest play of its hand, so these say which weak plays it no
+  longer holds (the search weighs its sampled deals with them);
 - ``sample``: random hands for the other seats consistent with all of the above.
 
 >>> from guandan.match import Match
@@ -49,6 +52,7 @@ class Tracker:
     pinned: dict[int, Counter[Card]] = field(default_factory=dict)
     caps: dict[int, int] = field(default_factory=dict)
     played: dict[int, list[Reading]] = field(default_factory=dict)
+    calm_leads: dict[int, list[Reading]] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Tracker:
@@ -59,6 +63,7 @@ class Tracker:
         pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
         played: dict[int, list[Reading]] = {s: [] for s in SEATS}
         caps = dict.fromkeys(SEATS, NO_CAP)
+        calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
         # Cards held at the start of play: the counts now plus what each seat has played since.
         left = dict(obs.counts)
         for e in obs.history:
@@ -76,6 +81,9 @@ class Tracker:
                     pinned[e.seat][e.card] = max(0, pinned[e.seat][e.card] - 1)
             elif e.kind == "play" and e.play is not None:
                 cards = e.play.cards
+                if table is None and all(left[s] > 2 for s in SEATS
+                                         if s != e.seat and left[s] > 0):
+                    calm_leads[e.seat].append(e.play)
                 unseen.subtract(cards)
                 for c in cards:
                     if pinned[e.seat][c] > 0:
@@ -99,7 +107,8 @@ class Tracker:
                 pinned[s][c] = min(pinned[s][c], max(0, unseen[c]))
             pinned[s] = +pinned[s]
         unseen = +unseen
-        return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played)
+        return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
+                   calm_leads)
 
     # -- questions -----------------------------------------------------------------------------
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from guandan.cards import deal
+from guandan.cards import deal, parse_cards
 from guandan.match import Match
+from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.search import (
     APlay,
     Candidate,
@@ -13,11 +14,14 @@ from guandan.players.search import (
     Sim,
     abstract_hand,
     abstract_reading,
+    lead_bar,
+    lead_rank,
 )
+from guandan.players.tracker import Tracker
 from guandan.plays import legal_plays
 from guandan.readings import beats
 
-from .positions import position
+from .positions import position, reading
 
 
 def test_abstract_beats_agrees_with_the_rules() -> None:
@@ -111,12 +115,19 @@ def test_heuristic_alone_before_the_endgame() -> None:
     assert q.act(obs) in obs.legal_actions and q.last_samples >= 1
 
 
+def _scored(values: list[float], weights: list[float] | None = None) -> Candidate:
+    c = Candidate(None, [])
+    for i, x in enumerate(values):
+        c.add(x, x > 0, 1.0 if weights is None else weights[i])
+    return c
+
+
 def test_trailing_candidates_are_dropped() -> None:
     """A candidate far behind the heuristic's choice gets no more samples."""
     p = SearchPlayer(seed=0, samples=8, budget_ms=None)
-    h = Candidate(None, [], values=[1.0, -1.0] * 4)
-    bad = Candidate(None, [], values=[-1.0] * 8)  # never better, often worse
-    close = Candidate(None, [], values=[-1.0, 1.0] * 4)  # as good on average, undecided
+    h = _scored([1.0, -1.0] * 4)
+    bad = _scored([-1.0] * 8)  # never better, often worse
+    close = _scored([-1.0, 1.0] * 4)  # as good on average, undecided
     assert not p._settled([h, bad, close])
     assert bad.dropped and not close.dropped
     assert p._settled([h, bad])
@@ -158,3 +169,63 @@ def test_fast_policy_keeps_a_joker_pair_from_a_small_single() -> None:
     mine = [jokers, single(4), single(5), APlay("straight", 5, 9, 0, 1.0)]
     play, _ = _follow(mine, APlay("single", 1, 6, 0), counts=20)
     assert play is None
+
+
+def test_weighted_edge_counts_each_sample_by_its_weight() -> None:
+    h = _scored([0.0] * 8)
+    c = _scored([1.0] * 4 + [-1.0] * 4, weights=[1.0] * 4 + [0.25] * 4)
+    m, _ = c.edge_over(h)
+    assert abs(m - 0.6) < 1e-9  # (4 - 1) / 5
+    assert abs(c.win_share - 80.0) < 1e-9
+    # The same mean and spread with uneven weights: fewer effective samples, a wider error.
+    values = [1.0, -1.0] * 4
+    m_even, se_even = _scored(values).edge_over(h)
+    m_uneven, se_uneven = _scored(values, [1.0] * 4 + [0.25] * 4).edge_over(h)
+    assert m_even == m_uneven == 0.0
+    assert abs(se_even - (1 / 7) ** 0.5) < 1e-9  # the plain standard error
+    assert se_uneven > se_even
+
+
+def test_lead_bar_is_the_weakest_calm_lead_and_skips_winners() -> None:
+    level = "2"
+    pair8 = reading("S8 D8", level)
+    single5 = reading("S5", level)
+    ace = reading("SA", level)  # leads a winner: no sign of weakness
+    bomb = reading("S6 D6 C6 H6", level)
+    assert lead_bar([ace]) is None and lead_bar([bomb]) is None
+    assert lead_bar([single5, pair8]) == lead_bar([pair8])
+    bar = lead_bar([pair8, ace, bomb])
+    assert bar is not None
+    # After leading the pair of 8s as its weakest play, a careful player holds no single 4.
+    assert lead_rank(abstract_hand(parse_cards("C4"), level)[0]) > bar
+    assert lead_rank(abstract_hand(parse_cards("C9"), level)[0]) <= bar
+
+
+def test_calm_leads_tell_real_hands_from_uniform_samples() -> None:
+    """Between heuristic players, the real hands almost never hold a play weaker than one their
+    seat led calmly; uniform samples often do. This is what the search's weights rest on."""
+    rng = random.Random(0)
+    real = [0, 0]
+    sampled = [0, 0]
+    for n in range(6):
+        m = Match(seed=200 + n)
+        players = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+        turn = 0
+        while m.phase == "play" and m.to_act is not None:
+            seat = m.to_act
+            obs = m.observation(seat)
+            turn += 1
+            if turn % 4 == 0:
+                t = Tracker.from_observation(obs)
+                for s in t.others():
+                    bar = lead_bar(t.calm_leads[s])
+                    if bar is None:
+                        continue
+                    for hand, tally in ((m.hands[s], real), (t.sample(rng)[s], sampled)):
+                        parts = abstract_hand(hand, obs.level)
+                        tally[0] += any(not p.power and lead_rank(p) > bar for p in parts)
+                        tally[1] += 1
+            m.apply(players[seat].act(obs))
+    assert real[1] > 100
+    assert real[0] / real[1] < 0.15  # 7.9% on these six hands
+    assert sampled[0] / sampled[1] > 0.45  # 56.7%

@@ -90,3 +90,22 @@ def test_full_deck_accounting() -> None:
     obs = position("S3 S4 S5")
     t = Tracker.from_observation(obs)
     assert sum(t.unseen.values()) == len(full_deck()) - 3
+
+
+def test_calm_leads_are_free_leads_while_nobody_is_nearly_out() -> None:
+    # Seat 2 leads a 9 while everyone holds more than two cards: a calm lead; so are seat 4's
+    # pair and seat 2's triple. Seat 3 then leads a 5 while seat 2 holds 2 cards: not calm.
+    # Follows (seat 4's king, seat 2's pair of 7s) are no leads at all.
+    history = [Event("play", 2, play=reading("S9", "2")), Event("play", 4, play=reading("SK", "2")),
+               Event("pass", 1), Event("pass", 2), Event("pass", 3),
+               Event("play", 4, play=reading("S5 D5", "2")), Event("pass", 1),
+               Event("play", 2, play=reading("S7 D7", "2")), Event("pass", 3), Event("pass", 4),
+               Event("pass", 1), Event("play", 2, play=reading("H8 D8 C8", "2")),
+               Event("pass", 3), Event("pass", 4), Event("pass", 1),
+               Event("play", 3, play=reading("H5", "2"))]
+    obs = position("S3 S4 S6", counts={2: 2, 3: 9, 4: 7}, history=history)
+    t = Tracker.from_observation(obs)
+    assert [str(r) for r in t.calm_leads[2]] == [str(reading("S9", "2")),
+                                                  str(reading("H8 D8 C8", "2"))]
+    assert [str(r) for r in t.calm_leads[4]] == [str(reading("S5 D5", "2"))]
+    assert t.calm_leads[3] == []  # led while seat 2 held two cards
