@@ -88,6 +88,8 @@ STOP_Z: Final = 1.5
 #: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly.
 #: Not 0: a seat may have split its hand otherwise, or not be a careful player at all.
 LEAD_EPS: Final = 0.25
+#: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
+LEAD_TRIES: Final = 0
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
 
@@ -457,9 +459,12 @@ class SearchPlayer:
                  win_weight: float = WIN_WEIGHT, level_weight: float = LEVEL_WEIGHT,
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
                  bombs: bool = True, play_over_pass: bool = True,
-                 lead_eps: float = LEAD_EPS) -> None:
+                 lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES) -> None:
+        if not 0.0 < lead_eps <= 1.0:
+            raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
         self.lead_eps = lead_eps
+        self.lead_tries = lead_tries
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
         self.level_weight = level_weight
@@ -567,7 +572,6 @@ class SearchPlayer:
     def evaluate(self, obs: Observation, v: View, tracker: Tracker, cands: list[Candidate],
                  start: float) -> None:
         rng = self._rng(obs)
-        level = v.level
         me = v.seat
         passed, finish = trick_state(obs)
         table = v.table
@@ -581,12 +585,7 @@ class SearchPlayer:
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            hands = tracker.sample(rng)
-            others = {s: abstract_hand(hands[s], level) for s in SEATS if s != me}
-            weight = 1.0
-            for s, bar in bars.items():
-                if any(not p.power and lead_rank(p) > bar for p in others[s]):
-                    weight *= self.lead_eps
+            others, weight = self._draw(tracker, rng, bars)
             for c in cands:
                 if c.dropped:
                     continue
@@ -608,6 +607,36 @@ class SearchPlayer:
             self.last_samples = i + 1
             if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
                 break
+
+    def _draw(self, tracker: Tracker, rng: random.Random,
+              bars: dict[int, tuple[float, int]]) -> tuple[dict[int, list[APlay]], float]:
+        """One sampled deal, as the other seats' splits, and its weight.
+
+        A deal is weighed ``lead_eps`` for each seat that holds, in it, a play weaker than its
+        lead bar. With ``lead_tries`` the deal is instead kept with that probability and drawn
+        again otherwise (up to ``lead_tries`` times more), so that kept deals weigh 1.
+        """
+        level = tracker.level
+        for attempt in range(self.lead_tries + 1):
+            hands = tracker.sample(rng)
+            others: dict[int, list[APlay]] = {}
+            weight = 1.0
+            # Drawn first, so that the splits stop once the deal is sure to be drawn again.
+            keep = rng.random() if attempt < self.lead_tries else 0.0
+            for s, bar in bars.items():
+                parts = others[s] = abstract_hand(hands[s], level)
+                if any(not p.power and lead_rank(p) > bar for p in parts):
+                    weight *= self.lead_eps
+                    if weight <= keep:
+                        break
+            if weight > keep:
+                if self.lead_tries and attempt < self.lead_tries:
+                    weight = 1.0
+                for s in SEATS:
+                    if s != tracker.seat and s not in others:
+                        others[s] = abstract_hand(hands[s], level)
+                return others, weight
+        raise AssertionError("the last attempt is always kept")
 
     def _settled(self, cands: list[Candidate]) -> bool:
         """Drop the candidates that can no longer overtake the heuristic's choice (the first),
