@@ -10,9 +10,10 @@ For each decision with more than one sensible choice (from the first trick by de
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
-   :mod:`guandan.players.tracker`), and weighs each sample by how well it explains the other
-   seats' calm leads (a careful player leads its weakest play, so a deal that gives it a weaker
-   play than one it led counts ``LEAD_EPS`` times);
+   :mod:`guandan.players.tracker`); and likely given the other seats' calm leads: a careful
+   player leads its weakest play, so a deal that gives a seat a weaker play than one it led
+   calmly is kept only with probability ``LEAD_EPS`` per such seat, else drawn again (see
+   ``lead_bar`` and ``_draw``);
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
    seat plays the plays of its own hand split: it leads its weakest, follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
@@ -86,10 +87,15 @@ KEEP_Z: Final = 1.0
 MIN_SAMPLES: Final = 8
 STOP_Z: Final = 1.5
 #: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly.
-#: Not 0: a seat may have split its hand otherwise, or not be a careful player at all.
-LEAD_EPS: Final = 0.25
+#: Not 0: a seat may have split its hand otherwise, or not be a careful player at all. Between
+#: heuristic players the real hands fail a bar 2-8% of the time, drawn deals about 60%
+#: (bench/lead_evidence.py), which implies about 0.04; 0.1 leaves room for other players.
+LEAD_EPS: Final = 0.1
 #: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
-LEAD_TRIES: Final = 0
+#: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
+#: of them effective. bench/ai_deviations.py (150 hands, seeds 0 and 1000, 64 samples): the
+#: search's departures won 91 hands more than they lost with 8 tries, 79 without the leads.
+LEAD_TRIES: Final = 8
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
 
