@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
+
+import pytest
 
 from guandan.cards import deal, parse_cards
 from guandan.match import Match
@@ -229,3 +232,34 @@ def test_calm_leads_tell_real_hands_from_uniform_samples() -> None:
     assert real[1] > 100
     assert real[0] / real[1] < 0.15  # 7.9% on these six hands
     assert sampled[0] / sampled[1] > 0.45  # 56.7%
+
+
+def test_deals_failing_a_lead_bar_are_drawn_again() -> None:
+    # Seat 2 led a pair of 8s calmly, so it holds no weaker play: no 4 among its two cards.
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
+                unseen=Counter(parse_cards("S4 D4 SQ DQ HK CK")))
+    bars = {2: lead_bar([reading("S8 D8", "2")])}
+    assert bars[2] is not None
+
+    def failing_share(p: SearchPlayer) -> tuple[float, set[float]]:
+        rng = random.Random(5)
+        fails = 0
+        weights: set[float] = set()
+        for _ in range(300):
+            others, w = p._draw(t, rng, bars)  # type: ignore[arg-type]
+            assert sorted(others) == [2, 3, 4]
+            fails += any(part.key == 4 for part in others[2])
+            weights.add(w)
+        return fails / 300, weights
+
+    uniform, w_uniform = failing_share(SearchPlayer(lead_eps=1.0))
+    assert 0.5 < uniform < 0.7 and w_uniform == {1.0}  # 9 of 15 deals give seat 2 a 4
+    redrawn, _ = failing_share(SearchPlayer(lead_eps=0.1, lead_tries=8))
+    assert redrawn < 0.25  # about 0.13: 0.6 x 0.1 / (0.6 x 0.1 + 0.4)
+    weighed, w_weighed = failing_share(SearchPlayer(lead_eps=0.1, lead_tries=0))
+    assert 0.5 < weighed < 0.7 and w_weighed == {1.0, 0.1}  # kept, but weighed down
+
+
+def test_lead_weight_must_keep_some_deals() -> None:
+    with pytest.raises(ValueError, match="lead_eps"):
+        SearchPlayer(lead_eps=0.0)
