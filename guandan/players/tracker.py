@@ -11,7 +11,7 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
   most two cards);
 - ``calm_leads``: the plays each seat led freely while nobody was close to going out: a
   careful player then leads the weakest play of its hand, so these say which weak plays it no
-  longer holds (the search weighs its sampled deals with them);
+  longer holds (the search draws its sampled deals to fit them);
 - ``sample``: random hands for the other seats consistent with all of the above.
 
 >>> from guandan.match import Match
