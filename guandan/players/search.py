@@ -89,7 +89,7 @@ STOP_Z: Final = 1.5
 #: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly.
 #: Not 0: a seat may have split its hand otherwise, or not be a careful player at all. Between
 #: heuristic players the real hands fail a bar 2-8% of the time, drawn deals about 60%
-#: (bench/lead_evidence.py), which implies about 0.04; 0.1 leaves room for other players.
+#: (bench/lead_evidence.py), which implies 0.02 to 0.04; 0.1 leaves room for other players.
 LEAD_EPS: Final = 0.1
 #: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
 #: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
