@@ -296,12 +296,16 @@ class _Solver:
 
 
 _SOLVERS: dict[str, _Solver] = {}
+#: Memo entries kept over all levels together: a long arena run or web session visits every
+#: level, and a limit per level let the memos of thirteen levels add up.
 _CACHE_LIMIT: Final = 200_000
 
 
 def _solver(level: str) -> _Solver:
+    if sum(len(x.memo) + len(x.rest_memo) for x in _SOLVERS.values()) > _CACHE_LIMIT:
+        _SOLVERS.clear()
     s = _SOLVERS.get(level)
-    if s is None or len(s.memo) + len(s.rest_memo) > _CACHE_LIMIT:
+    if s is None:
         s = _SOLVERS[level] = _Solver(level)
     return s
 
