@@ -17,13 +17,12 @@ import sys
 
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import abstract_hand, lead_bar, lead_rank
+from guandan.players.search import abstract_hand, fails_bar, lead_bar
 from guandan.players.tracker import Tracker
 
 
-def main() -> int:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+def tally(hands: int, seed: int, every: int = 3) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(failing, checked) for the real hands and for one drawn deal per check."""
     rng = random.Random(0)
     real = [0, 0]
     drawn = [0, 0]
@@ -35,17 +34,23 @@ def main() -> int:
             seat = m.to_act
             obs = m.observation(seat)
             turn += 1
-            if turn % 3 == 0:
+            if turn % every == 0:
                 t = Tracker.from_observation(obs)
                 for s in t.others():
                     bar = lead_bar(t.calm_leads[s])
                     if bar is None:
                         continue
-                    for hand, tally in ((m.hands[s], real), (t.sample(rng)[s], drawn)):
-                        parts = abstract_hand(hand, obs.level)
-                        tally[0] += any(not p.power and lead_rank(p) > bar for p in parts)
-                        tally[1] += 1
+                    for hand, count in ((m.hands[s], real), (t.sample(rng)[s], drawn)):
+                        count[0] += fails_bar(abstract_hand(hand, obs.level), bar)
+                        count[1] += 1
             m.apply(players[seat].act(obs))
+    return (real[0], real[1]), (drawn[0], drawn[1])
+
+
+def main() -> int:
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    real, drawn = tally(hands, seed)
     p_real = real[0] / real[1]
     p_drawn = drawn[0] / drawn[1]
     # Posterior odds of failing a bar = prior odds x likelihood ratio.

@@ -173,6 +173,11 @@ def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
     return bar
 
 
+def fails_bar(parts: Sequence[APlay], bar: tuple[float, int]) -> bool:
+    """Does a split hold a plain play weaker as a lead than the bar (see ``lead_bar``)?"""
+    return any(not p.power and lead_rank(p) > bar for p in parts)
+
+
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
     """A hand as the plays of its split, weakest (costliest) first."""
     if not cards:
@@ -631,7 +636,7 @@ class SearchPlayer:
             keep = rng.random() if attempt < self.lead_tries else 0.0
             for s, bar in bars.items():
                 parts = others[s] = abstract_hand(hands[s], level)
-                if any(not p.power and lead_rank(p) > bar for p in parts):
+                if fails_bar(parts, bar):
                     weight *= self.lead_eps
                     if weight <= keep:
                         break
