@@ -5,9 +5,9 @@
 Plays HANDS hands (default 30) of four heuristic players. Every third decision, for each other
 seat with a lead bar (``guandan.players.search.lead_bar``: the weakest play it led calmly), it
 checks whether that seat's real hand holds a play weaker than the bar, and whether deals drawn
-by the tracker (uniform among those consistent with what was seen) do. The search weighs a deal
-that fails a bar by ``LEAD_EPS``; the likelihood ratio printed is what these figures imply for
-heuristic seats.
+by the tracker (uniform among those consistent with what was seen) do. The search keeps a deal
+that fails a bar only with probability ``LEAD_EPS`` per failing seat and draws again otherwise;
+the weight printed is the likelihood ratio these figures imply for heuristic seats.
 """
 
 from __future__ import annotations
