@@ -43,7 +43,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
@@ -162,12 +162,11 @@ def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
         a = abstract_reading(r)
         if a.control:
             continue
-        kind = r.kind
-        cost = (sequence_cost(kind, r.key) if kind in SEQUENCE_KINDS
-                else same_rank_cost(kind, r.key))
+        cost = (sequence_cost(r.kind, r.key) if r.kind in SEQUENCE_KINDS
+                else same_rank_cost(r.kind, r.key))
         if cost < WEAK_LEAD:
             continue
-        rank = lead_rank(APlay(kind, a.size, a.key, 0, cost))
+        rank = lead_rank(replace(a, cost=cost))
         if bar is None or rank < bar:
             bar = rank
     return bar
@@ -641,7 +640,7 @@ class SearchPlayer:
                     if weight <= keep:
                         break
             if weight > keep:
-                if self.lead_tries and attempt < self.lead_tries:
+                if attempt < self.lead_tries:  # kept by the draw: a fair sample, weight 1
                     weight = 1.0
                 for s in SEATS:
                     if s != tracker.seat and s not in others:
