@@ -177,6 +177,37 @@ def fails_bar(parts: Sequence[APlay], bar: tuple[float, int]) -> bool:
     return any(not p.power and lead_rank(p) > bar for p in parts)
 
 
+def beats_a_pass(parts: Sequence[APlay], passed: Sequence[APlay]) -> bool:
+    """Does a split hold a plain play that beats one of the plays its seat passed on calmly?
+
+    A calm heuristic player beats an opponent's play with a whole play of its split, which
+    costs the hand nothing; only a big joker may be kept back (see ``CONTROL_KEEP``). Full
+    houses are left out: the player's own pair may not be the one ``legal_plays`` offers.
+    """
+    return any(not p.power and p.key < 17 and p.kind != "full_house" and p.beats(q)
+               for q in passed for p in parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What one seat's calm plays say its hand no longer holds (see ``fails``)."""
+
+    bar: tuple[float, int] | None = None  # its lead bar (``lead_bar``)
+    passed: tuple[APlay, ...] = ()  # plays it passed on calmly, its hand unchanged since
+
+    @classmethod
+    def of(cls, tracker: Tracker, seat: int, passes: bool = True) -> Evidence | None:
+        bar = lead_bar(tracker.calm_leads.get(seat, []))
+        passed = (tuple(abstract_reading(r) for r in tracker.calm_passes.get(seat, []))
+                  if passes else ())
+        return cls(bar, passed) if bar is not None or passed else None
+
+    def fails(self, parts: Sequence[APlay]) -> bool:
+        """Does a split of this seat's hand hold what its calm plays say it does not?"""
+        return ((self.bar is not None and fails_bar(parts, self.bar))
+                or (bool(self.passed) and beats_a_pass(parts, self.passed)))
+
+
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
     """A hand as the plays of its split, weakest (costliest) first."""
     if not cards:
@@ -469,12 +500,14 @@ class SearchPlayer:
                  win_weight: float = WIN_WEIGHT, level_weight: float = LEVEL_WEIGHT,
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
                  bombs: bool = True, play_over_pass: bool = True,
-                 lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES) -> None:
+                 lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
+                 read_passes: bool = True) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
         self.lead_eps = lead_eps
         self.lead_tries = lead_tries
+        self.read_passes = read_passes
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
         self.level_weight = level_weight
@@ -586,16 +619,16 @@ class SearchPlayer:
         passed, finish = trick_state(obs)
         table = v.table
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
-        bars: dict[int, tuple[float, int]] = {}
+        evidence: dict[int, Evidence] = {}
         if self.lead_eps < 1.0:
             for s in tracker.others():
-                bar = lead_bar(tracker.calm_leads.get(s, []))
-                if bar is not None:
-                    bars[s] = bar
+                ev = Evidence.of(tracker, s, self.read_passes)
+                if ev is not None:
+                    evidence[s] = ev
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            others, weight = self._draw(tracker, rng, bars)
+            others, weight = self._draw(tracker, rng, evidence)
             for c in cands:
                 if c.dropped:
                     continue
@@ -619,12 +652,13 @@ class SearchPlayer:
                 break
 
     def _draw(self, tracker: Tracker, rng: random.Random,
-              bars: dict[int, tuple[float, int]]) -> tuple[dict[int, list[APlay]], float]:
+              evidence: dict[int, Evidence]) -> tuple[dict[int, list[APlay]], float]:
         """One sampled deal, as the other seats' splits, and its weight.
 
-        A deal is weighed ``lead_eps`` for each seat that holds, in it, a play weaker than its
-        lead bar. With ``lead_tries`` the deal is instead kept with that probability and drawn
-        again otherwise (up to ``lead_tries`` times more), so that kept deals weigh 1.
+        A deal is weighed ``lead_eps`` for each seat whose split, in it, holds what the seat's
+        calm plays say it does not (``Evidence.fails``). With ``lead_tries`` the deal is instead
+        kept with that probability and drawn again otherwise (up to ``lead_tries`` times more),
+        so that kept deals weigh 1.
         """
         level = tracker.level
         for attempt in range(self.lead_tries + 1):
@@ -633,9 +667,9 @@ class SearchPlayer:
             weight = 1.0
             # Drawn first, so that the splits stop once the deal is sure to be drawn again.
             keep = rng.random() if attempt < self.lead_tries else 0.0
-            for s, bar in bars.items():
+            for s, ev in evidence.items():
                 parts = others[s] = abstract_hand(hands[s], level)
-                if fails_bar(parts, bar):
+                if ev.fails(parts):
                     weight *= self.lead_eps
                     if weight <= keep:
                         break

@@ -53,6 +53,7 @@ class Tracker:
     caps: dict[int, int] = field(default_factory=dict)
     played: dict[int, list[Reading]] = field(default_factory=dict)
     calm_leads: dict[int, list[Reading]] = field(default_factory=dict)
+    calm_passes: dict[int, list[Reading]] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Tracker:
@@ -64,6 +65,7 @@ class Tracker:
         played: dict[int, list[Reading]] = {s: [] for s in SEATS}
         caps = dict.fromkeys(SEATS, NO_CAP)
         calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
+        calm_passes: dict[int, list[Reading]] = {s: [] for s in SEATS}
         # Cards held at the start of play: the counts now plus what each seat has played since.
         left = dict(obs.counts)
         for e in obs.history:
@@ -89,6 +91,7 @@ class Tracker:
                     if pinned[e.seat][c] > 0:
                         pinned[e.seat][c] -= 1
                 played[e.seat].append(e.play)
+                calm_passes[e.seat] = []  # its hand has changed
                 left[e.seat] -= len(cards)
                 table = (e.seat, e.play)
                 passed = set()
@@ -97,6 +100,8 @@ class Tracker:
                 if (play.kind == "single" and owner != partner(e.seat) and left[owner] <= 2
                         and left[owner] > 0):
                     caps[e.seat] = min(caps[e.seat], play.key)
+                if owner != partner(e.seat) and not play.power and calm(e.seat, owner, left):
+                    calm_passes[e.seat].append(play)
                 passed.add(e.seat)
                 if all(s in passed for s in SEATS if left[s] > 0 and s != owner):
                     table, passed = None, set()
@@ -108,7 +113,7 @@ class Tracker:
             pinned[s] = +pinned[s]
         unseen = +unseen
         return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
-                   calm_leads)
+                   calm_leads, calm_passes)
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -199,30 +204,48 @@ class Tracker:
             cards = list((+pool).elements())
             rng.shuffle(cards)
             surplus = len(cards) - sum(room.values())  # > 0 only in made-up positions
-            if use_caps and any(self.caps.get(s, NO_CAP) < NO_CAP for s in others):
-                # Most constrained cards first: those some seat may not hold.
-                cards.sort(key=lambda c: -sum(
-                    1 for s in others if c.strength(level) > self.caps.get(s, NO_CAP)))
-            for c in cards:
-                allowed = [s for s in others if room[s] > 0 and (
-                    not use_caps or c.strength(level) <= self.caps.get(s, NO_CAP))]
-                if not allowed:
-                    if surplus > 0:
-                        surplus -= 1
-                        continue
-                    ok = False
-                    break
-                total = sum(room[s] for s in allowed)
-                r = rng.random() * total
-                for s in allowed:
-                    r -= room[s]
-                    if r < 0:
+            # The cards some seat may not hold go one by one, most constrained first, to a seat
+            # allowed them (in proportion to its room); the others are dealt by slicing the
+            # shuffled rest, which gives the same uniform split at a fraction of the cost.
+            caps = {s: self.caps.get(s, NO_CAP) for s in others} if use_caps else {}
+            low = min(caps.values(), default=NO_CAP)
+            free = cards
+            if low < NO_CAP:
+                barred = [(sum(1 for s in others if c.strength(level) > caps[s]), c)
+                          for c in cards if c.strength(level) > low]
+                barred.sort(key=lambda x: -x[0])
+                free = [c for c in cards if c.strength(level) <= low]
+                for _, c in barred:
+                    allowed = [s for s in others
+                               if room[s] > 0 and c.strength(level) <= caps[s]]
+                    if not allowed:
+                        if surplus > 0:
+                            surplus -= 1
+                            continue
+                        ok = False
                         break
-                hands[s].append(c)
-                room[s] -= 1
+                    total = sum(room[s] for s in allowed)
+                    r = rng.random() * total
+                    for s in allowed:
+                        r -= room[s]
+                        if r < 0:
+                            break
+                    hands[s].append(c)
+                    room[s] -= 1
             if ok:
+                i = 0
+                for s in others:
+                    hands[s].extend(free[i:i + room[s]])
+                    i += room[s]
                 return hands
         return None
+
+
+def calm(seat: int, owner: int, left: Mapping[int, int]) -> bool:
+    """Is ``seat`` calm facing ``owner``'s play: no opponent getting low (the heuristic's
+    urgency 0: every opponent holds more than 6 cards, the play's owner more than 8)?"""
+    opps = [s for s in SEATS if s != seat and s != partner(seat) and left[s] > 0]
+    return all(left[s] > 6 for s in opps) and left[owner] > 8
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:

@@ -14,10 +14,12 @@ from guandan.match import Match
 from guandan.players.search import (
     APlay,
     Candidate,
+    Evidence,
     SearchPlayer,
     Sim,
     abstract_hand,
     abstract_reading,
+    beats_a_pass,
     lead_bar,
     lead_rank,
 )
@@ -218,21 +220,47 @@ def test_calm_leads_tell_real_hands_from_uniform_samples() -> None:
     assert real_n == drawn_n > 300
     assert real_fail / real_n < 0.15  # 7.9% (32 of 405) on these six hands
     assert drawn_fail / drawn_n > 0.45  # 58.5%
+    # Calm passes: a real hand seldom holds a play of its split that beats one.
+    (real_fail, real_n), (drawn_fail, drawn_n) = evidence.tally(6, 200, what="passes")
+    assert real_n == drawn_n > 100
+    assert real_fail / real_n < 0.08  # 1.9% (3 of 158)
+    assert drawn_fail / drawn_n > 0.12  # 21.5%
+
+
+def test_a_calm_pass_rules_out_plays_of_the_split_that_beat_it() -> None:
+    level = "2"
+    split = abstract_hand(parse_cards("S5 S6 S7 S8 D9 SJ DJ HQ"), level)
+    assert [(p.kind, p.key) for p in split] == [("straight", 9), ("pair", 11), ("single", 12)]
+    passed = [abstract_reading(reading("ST DT", level))]
+    assert beats_a_pass(split, passed)  # the pair of jacks would have beaten the pair of 10s
+    assert not beats_a_pass(split, [abstract_reading(reading("SK", level))])
+    assert beats_a_pass(split, [abstract_reading(reading("S3 D4 S5 S6 S7", level))])
+    # Bombs and the big joker are kept back for other reasons; full houses are left out.
+    assert not beats_a_pass(abstract_hand(parse_cards("S9 D9 C9 H9"), level),
+                            [abstract_reading(reading("SK", level))])
+    assert not beats_a_pass(abstract_hand(parse_cards("BJ"), level),
+                            [abstract_reading(reading("SA", level))])
+    assert beats_a_pass(abstract_hand(parse_cards("LJ"), level),
+                        [abstract_reading(reading("SA", level))])
+    assert not beats_a_pass(abstract_hand(parse_cards("SK DK CK S4 D4"), level),
+                            [abstract_reading(reading("SQ DQ CQ S3 D3", level))])
+    ev = Evidence(passed=tuple(passed))
+    assert ev.fails(split) and not Evidence().fails(split)
 
 
 def test_deals_failing_a_lead_bar_are_drawn_again() -> None:
     # Seat 2 led a pair of 8s calmly, so it holds no weaker play: no 4 among its two cards.
     t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
                 unseen=Counter(parse_cards("S4 D4 SQ DQ HK CK")))
-    bars = {2: lead_bar([reading("S8 D8", "2")])}
-    assert bars[2] is not None
+    bars = {2: Evidence(bar=lead_bar([reading("S8 D8", "2")]))}
+    assert bars[2].bar is not None
 
     def failing_share(p: SearchPlayer) -> tuple[float, set[float]]:
         rng = random.Random(5)
         fails = 0
         weights: set[float] = set()
         for _ in range(300):
-            others, w = p._draw(t, rng, bars)  # type: ignore[arg-type]
+            others, w = p._draw(t, rng, bars)
             assert sorted(others) == [2, 3, 4]
             fails += any(part.key == 4 for part in others[2])
             weights.add(w)

@@ -86,6 +86,28 @@ def test_caps_respected_by_samples() -> None:
         assert all(c.rank in "456" for c in hands[2])
 
 
+def test_samples_are_uniform_over_the_deals_that_fit() -> None:
+    # Seat 2 may not hold the aces (cap 6): they go to seats 3 and 4. Every deal that fits is
+    # equally likely, so seat 2 takes 3 of the 5 small cards (S4 among them 3/5 of the time),
+    # and each ace sits in seat 3 half the time.
+    unseen = Counter(parse_cards("S4 S5 S6 D4 D5 SA DA"))
+    counts = {1: 1, 2: 3, 3: 2, 4: 2}
+    capped = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts=counts, unseen=unseen,
+                     caps={2: 6, 3: NO_CAP, 4: NO_CAP})
+    free = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts=counts, unseen=unseen)
+    rng = random.Random(5)
+    n = 4000
+    s4, sa = parse_cards("S4 SA")
+    in2 = Counter(s for _ in range(n) for s, h in capped.sample(rng).items() if s4 in h)
+    assert abs(in2[2] / n - 3 / 5) < 0.03
+    ace3 = sum(sa in capped.sample(rng)[3] for _ in range(n))
+    assert abs(ace3 / n - 1 / 2) < 0.03
+    # Without caps, a card sits in each seat in proportion to its count: 3/7, 2/7, 2/7.
+    where = Counter(s for _ in range(n) for s, h in free.sample(rng).items() if sa in h)
+    for s, k in ((2, 3), (3, 2), (4, 2)):
+        assert abs(where[s] / n - k / 7) < 0.03
+
+
 def test_full_deck_accounting() -> None:
     obs = position("S3 S4 S5")
     t = Tracker.from_observation(obs)
@@ -109,3 +131,38 @@ def test_calm_leads_are_free_leads_while_nobody_is_nearly_out() -> None:
                                                   str(reading("H8 D8 C8", "2"))]
     assert [str(r) for r in t.calm_leads[4]] == [str(reading("S5 D5", "2"))]
     assert t.calm_leads[3] == []  # led while seat 2 held two cards
+
+
+TEN = "S3 S4 S6 S7 D7 C9 DT SJ DQ HA"  # the observer holds 10 cards: it is not low either
+
+
+def test_calm_passes_are_passes_on_opponents_since_the_seats_last_play() -> None:
+    # Seat 2 leads a 9; seat 3 passes on it (an opponent's play, nobody low): a calm pass.
+    # Seat 4 passes on its partner's 9: no sign of weakness. Seat 1 plays a king; seat 2 passes
+    # on it calmly; seat 3 passes on its partner's king. Seat 3 then plays: its hand changed,
+    # so its earlier pass says nothing of its hand now.
+    history = [Event("play", 2, play=reading("S9", "2")), Event("pass", 3), Event("pass", 4),
+               Event("play", 1, play=reading("SK", "2")), Event("pass", 2), Event("pass", 3)]
+    obs = position(TEN, counts={2: 20, 3: 20, 4: 20}, history=history, table=(1, "SK"),
+                   seat=4)
+    t = Tracker.from_observation(obs)
+    assert [r.key for r in t.calm_passes[3]] == [9]
+    assert [r.key for r in t.calm_passes[2]] == [13]
+    assert t.calm_passes[4] == []  # passed on its partner's play
+    played = [*history, Event("pass", 4), Event("play", 1, play=reading("S5", "2")),
+              Event("play", 3, play=reading("S8", "2"))]
+    obs = position(TEN, counts={2: 20, 3: 19, 4: 20}, history=played, table=(3, "S8"),
+                   seat=4)
+    assert Tracker.from_observation(obs).calm_passes[3] == []
+
+
+def test_passes_while_an_opponent_is_low_say_nothing() -> None:
+    # Seat 3 passes on seat 2's king while seat 2 holds 8 cards: the heuristic is then no longer
+    # calm (it weighs stopping the opponent against its hand), so the pass is not recorded.
+    history = [Event("play", 2, play=reading("SK", "2")), Event("pass", 3)]
+    obs = position(TEN, counts={2: 8, 3: 20, 4: 20}, history=history, table=(2, "SK"),
+                   seat=4)
+    assert Tracker.from_observation(obs).calm_passes[3] == []
+    obs = position(TEN, counts={2: 9, 3: 20, 4: 20}, history=history, table=(2, "SK"),
+                   seat=4)
+    assert [r.key for r in Tracker.from_observation(obs).calm_passes[3]] == [13]
