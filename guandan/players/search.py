@@ -10,10 +10,11 @@ For each decision with more than one sensible choice (from the first trick by de
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
-   :mod:`guandan.players.tracker`); and likely given the other seats' calm leads: a careful
-   player leads its weakest play, so a deal that gives a seat a weaker play than one it led
-   calmly is kept only with probability ``LEAD_EPS`` per such seat, else drawn again (see
-   ``lead_bar`` and ``_draw``);
+   :mod:`guandan.players.tracker`); and likely given the other seats' calm plays: a careful
+   player leads its weakest play, and beats an opponent's play whenever a play of its hand
+   split does, so a deal that gives a seat a weaker play than one it led calmly, or a play
+   that beats one it passed on calmly, is kept only with probability ``LEAD_EPS`` per such
+   seat, else drawn again (see ``Evidence`` and ``_draw``);
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
    seat plays the plays of its own hand split: it leads its weakest, follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
@@ -25,7 +26,7 @@ For each decision with more than one sensible choice (from the first trick by de
    trails, and picks the candidate with the best average, keeping the heuristic's choice
    unless another is better by a margin.
 
-It stops sampling when its time budget (``budget_ms``, default 180 ms) or its sample limit
+It stops sampling when its time budget (``budget_ms``, default 240 ms) or its sample limit
 (``samples``) is reached, whichever comes first; with ``budget_ms=None`` it always takes
 ``samples`` samples and is fully repeatable. Its random numbers come from its seed and the
 observation only, so one observation always gives one decision at a fixed sample count.
@@ -65,8 +66,10 @@ from guandan.seats import SEATS, next_seat, partner, team_of
 if TYPE_CHECKING:
     from guandan.match import Action, Observation
 
-#: Default time budget per decision, in milliseconds.
-DEFAULT_BUDGET_MS: Final = 180.0
+#: Default time budget per decision, in milliseconds. At 180 ms the budget stopped about one
+#: search in six before its sample limit (one in three in the first tricks); 240 ms keeps the
+#: p95 of a decision at about 242 ms on this machine, within the 300 ms goal.
+DEFAULT_BUDGET_MS: Final = 240.0
 #: Default greatest number of sampled deals per decision.
 DEFAULT_SAMPLES: Final = 64
 #: The search runs once some seat holds at most this many cards; before that the heuristic
@@ -86,15 +89,19 @@ KEEP_Z: Final = 1.0
 #: standard errors is dropped, and sampling stops once every other candidate is.
 MIN_SAMPLES: Final = 8
 STOP_Z: Final = 1.5
-#: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly.
+#: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly
+#: or a play of its split that beats one it passed on calmly.
 #: Not 0: a seat may have split its hand otherwise, or not be a careful player at all. Between
 #: heuristic players the real hands fail a bar 2-8% of the time, drawn deals about 60%
-#: (bench/lead_evidence.py), which implies 0.02 to 0.04; 0.1 leaves room for other players.
+#: (bench/lead_evidence.py), which implies 0.02 to 0.04; for passes, real hands fail 2-3% of
+#: the time, drawn deals 17-20%: 0.1 to 0.13. 0.1 leaves room for other players.
 LEAD_EPS: Final = 0.1
 #: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
 #: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
 #: of them effective. bench/ai_deviations.py (150 hands, seeds 0 and 1000, 64 samples): the
 #: search's departures won 91 hands more than they lost with 8 tries, 79 without the leads.
+#: Reading the calm passes too (``read_passes``), 100 hands from seed 2000: +35 of 842
+#: departures, against +30 of 841 without them.
 LEAD_TRIES: Final = 8
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
