@@ -298,8 +298,10 @@ def test_parse_cards_exported() -> None:
     "module",
     ["guandan.cards", "guandan.readings", "guandan.plays",
      "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.hand", "guandan.levels",
-     "guandan.match", "guandan.records", "guandan.cli", "guandan.players.random",
-     "guandan.players.greedy"],
+     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
+     "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
+     "guandan.players.search", "guandan.players.tracker", "guandan.players.decompose",
+     "guandan.players.describe"],
 )
 def test_docstring_examples(module: str) -> None:
     import doctest

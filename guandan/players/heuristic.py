@@ -36,6 +36,7 @@ from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
 from guandan.players.describe import play_names
 from guandan.players.tracker import Tracker, remove_cards
+from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import Reading
 from guandan.seats import SEATS, next_seat, partner
 
@@ -135,17 +136,7 @@ class HeuristicCore:
 
     def urgency(self, v: View, owner: int | None) -> int:
         """2 when an opponent is about to go out, 1 when one is getting low, else 0."""
-        opps = v.opponents()
-        if not opps:
-            return 0
-        if owner is not None and owner in opps and v.counts[owner] <= 3:
-            return 2
-        low = min(v.counts[s] for s in opps)
-        if low <= 2:
-            return 2
-        if low <= 6 or (owner is not None and owner in opps and v.counts[owner] <= 8):
-            return 1
-        return 0
+        return seat_urgency(v.seat, owner, v.counts)
 
     def lead(self, v: View) -> tuple[Reading, Reason]:
         d = decompose(v.hand, v.level)

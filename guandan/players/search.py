@@ -60,6 +60,7 @@ from guandan.players.heuristic import (
     view_of,
 )
 from guandan.players.tracker import Tracker, remove_cards
+from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, next_seat, partner, team_of
 
@@ -291,23 +292,6 @@ class Sim:
 
     # -- the fast policy: the heuristic's rules on abstract plays ------------------------------
 
-    def urgency(self, seat: int, owner: int | None) -> int:
-        """As the heuristic: 2 an opponent about to go out, 1 one getting low, else 0."""
-        counts = self.counts
-        mate = partner(seat)
-        low = 99
-        for s in SEATS:
-            if s != seat and s != mate and counts[s] > 0 and counts[s] < low:
-                low = counts[s]
-        if low == 99:
-            return 0
-        opp_owner = owner is not None and owner != seat and owner != mate and counts[owner] > 0
-        if (opp_owner and counts[owner] <= 3) or low <= 2:  # type: ignore[index]
-            return 2
-        if low <= 6 or (opp_owner and counts[owner] <= 8):  # type: ignore[index]
-            return 1
-        return 0
-
     def choose(self, seat: int) -> APlay | None:
         if self.table is None:
             return self.lead(seat)
@@ -355,7 +339,7 @@ class Sim:
                 if beat:
                     return max(beat, key=lambda p: p.key)
             return None
-        urgency = self.urgency(seat, owner)
+        urgency = seat_urgency(seat, owner, self.counts)
         # As the heuristic: the follow that raises the hand's cost least (d), a big card kept
         # back from a small trick when calm. Besides whole parts, a single or pair may come out
         # of a bigger group, a pair out of a full house, and a triple joins a full house's pair

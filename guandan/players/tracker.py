@@ -100,7 +100,8 @@ class Tracker:
                 if (play.kind == "single" and owner != partner(e.seat) and left[owner] <= 2
                         and left[owner] > 0):
                     caps[e.seat] = min(caps[e.seat], play.key)
-                if owner != partner(e.seat) and not play.power and calm(e.seat, owner, left):
+                if (owner != partner(e.seat) and not play.power
+                        and urgency(e.seat, owner, left) == 0):
                     calm_passes[e.seat].append(play)
                 passed.add(e.seat)
                 if all(s in passed for s in SEATS if left[s] > 0 and s != owner):
@@ -241,11 +242,33 @@ class Tracker:
         return None
 
 
-def calm(seat: int, owner: int, left: Mapping[int, int]) -> bool:
-    """Is ``seat`` calm facing ``owner``'s play: no opponent getting low (the heuristic's
-    urgency 0: every opponent holds more than 6 cards, the play's owner more than 8)?"""
-    opps = [s for s in SEATS if s != seat and s != partner(seat) and left[s] > 0]
-    return all(left[s] > 6 for s in opps) and left[owner] > 8
+#: Cards held by an opponent about to go out (or by the opponent whose play is on the table),
+#: and by one getting low: the thresholds of ``urgency``.
+NEAR_OUT, NEAR_OUT_OWNER = 2, 3
+LOW, LOW_OWNER = 6, 8
+
+
+def urgency(seat: int, owner: int | None, counts: Mapping[int, int]) -> int:
+    """How pressed ``seat`` is, facing ``owner``'s play (None: leading): 2 when an opponent is
+    about to go out, 1 when one is getting low, else 0 (calm).
+
+    The heuristic decides by it, the search's fast policy too, and the tracker reads the calm
+    passes with it.
+
+    >>> urgency(1, 2, {1: 10, 2: 3, 3: 10, 4: 12}), urgency(1, None, {1: 9, 2: 7, 3: 1, 4: 9})
+    (2, 0)
+    """
+    mate = partner(seat)
+    low = min((n for s, n in counts.items() if s != seat and s != mate and n > 0), default=0)
+    if low == 0:
+        return 0
+    # Cards held by the opponent whose play is on the table (0: none, or not an opponent's).
+    held = counts.get(owner, 0) if owner is not None and owner not in (seat, mate) else 0
+    if 0 < held <= NEAR_OUT_OWNER or low <= NEAR_OUT:
+        return 2
+    if low <= LOW or 0 < held <= LOW_OWNER:
+        return 1
+    return 0
 
 
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:

@@ -8,7 +8,7 @@ from collections import Counter
 from guandan.cards import Card, full_deck, parse_cards
 from guandan.match import Event, Match
 from guandan.players import make_player
-from guandan.players.tracker import NO_CAP, Tracker
+from guandan.players.tracker import NO_CAP, Tracker, urgency
 
 from .positions import position, reading
 
@@ -166,3 +166,16 @@ def test_passes_while_an_opponent_is_low_say_nothing() -> None:
     obs = position(TEN, counts={2: 9, 3: 20, 4: 20}, history=history, table=(2, "SK"),
                    seat=4)
     assert [r.key for r in Tracker.from_observation(obs).calm_passes[3]] == [13]
+
+
+def test_urgency_thresholds() -> None:
+    # Seat 1 (partner 3) against seats 2 and 4.
+    calm = {1: 10, 2: 7, 3: 1, 4: 20}
+    assert urgency(1, None, calm) == 0  # the partner's count does not matter
+    assert urgency(1, 2, {**calm, 2: 9}) == 0
+    assert urgency(1, 2, calm) == 1  # the play's owner holds 8 or fewer: getting low
+    assert urgency(1, None, {**calm, 4: 6}) == 1  # an opponent holds 6: getting low
+    assert urgency(1, 4, {**calm, 4: 3}) == 2  # the owner could go out next
+    assert urgency(1, None, {**calm, 4: 3}) == 1  # ...but 3 cards alone is only low
+    assert urgency(1, None, {**calm, 2: 2}) == 2  # an opponent holds 2: about to go out
+    assert urgency(1, 3, {1: 10, 2: 0, 3: 1, 4: 0}) == 0  # no opponent left
