@@ -31,6 +31,8 @@ def tally(hands: int, seed: int, every: int = 3,
           what: str = "leads") -> tuple[tuple[int, int], tuple[int, int]]:
     """(failing, checked) for the real hands and for one drawn deal per check, of the
     evidence ``what`` ("leads" or "passes")."""
+    if what not in ("leads", "passes"):
+        raise ValueError(f"what must be 'leads' or 'passes', not {what!r}")
     rng = random.Random(0)
     real = [0, 0]
     drawn = [0, 0]
