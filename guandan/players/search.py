@@ -10,11 +10,11 @@ For each decision with more than one sensible choice (from the first trick by de
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
    that show a seat holds no single above a card it let an opponent go out with: see
-   :mod:`guandan.players.tracker`); and likely given the other seats' calm plays: a careful
-   player leads its weakest play, and beats an opponent's play whenever a play of its hand
-   split does, so a deal that gives a seat a weaker play than one it led calmly, or a play
-   that beats one it passed on calmly, is kept only with probability ``LEAD_EPS`` per such
-   seat, else drawn again (see ``Evidence`` and ``_draw``);
+   :mod:`guandan.players.tracker`); and likely given the other seats' calm leads: a careful
+   player leads its weakest play, so a deal that gives a seat a weaker play than one it led
+   calmly is kept only with probability ``LEAD_EPS`` per such seat, else drawn again (see
+   ``Evidence`` and ``_draw``). With ``read_passes`` it reads the calm passes too: a careful
+   player beats an opponent's play whenever a play of its hand split does;
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
    seat plays the plays of its own hand split: it leads its weakest, follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
@@ -26,7 +26,7 @@ For each decision with more than one sensible choice (from the first trick by de
    trails, and picks the candidate with the best average, keeping the heuristic's choice
    unless another is better by a margin.
 
-It stops sampling when its time budget (``budget_ms``, default 240 ms) or its sample limit
+It stops sampling when its time budget (``budget_ms``, default 180 ms) or its sample limit
 (``samples``) is reached, whichever comes first; with ``budget_ms=None`` it always takes
 ``samples`` samples and is fully repeatable. Its random numbers come from its seed and the
 observation only, so one observation always gives one decision at a fixed sample count.
@@ -67,10 +67,11 @@ from guandan.seats import SEATS, next_seat, partner, team_of
 if TYPE_CHECKING:
     from guandan.match import Action, Observation
 
-#: Default time budget per decision, in milliseconds. At 180 ms the budget stopped about one
-#: search in six before its sample limit (one in three in the first tricks); 240 ms keeps the
-#: p95 of a decision at about 242 ms on this machine, within the 300 ms goal.
-DEFAULT_BUDGET_MS: Final = 240.0
+#: Default time budget per decision, in milliseconds. It stops about one search in six before
+#: its sample limit (one in three in the first tricks). 240 ms, with the calm passes read, won
+#: 57.10% of 2,000 duplicate hands against the heuristic, 180 ms without them 57.90% on the
+#: same deals (bench/ai_figures.md): no gain seen for the longer wait (p95 241 ms, not 183).
+DEFAULT_BUDGET_MS: Final = 180.0
 #: Default greatest number of sampled deals per decision.
 DEFAULT_SAMPLES: Final = 64
 #: The search runs once some seat holds at most this many cards; before that the heuristic
@@ -101,9 +102,12 @@ LEAD_EPS: Final = 0.1
 #: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
 #: of them effective. bench/ai_deviations.py (150 hands, seeds 0 and 1000, 64 samples): the
 #: search's departures won 91 hands more than they lost with 8 tries, 79 without the leads.
-#: Reading the calm passes too (``read_passes``), 100 hands from seed 2000: +35 of 842
-#: departures, against +30 of 841 without them.
 LEAD_TRIES: Final = 8
+#: Read the calm passes as well as the leads. The evidence is real (bench/lead_evidence.py:
+#: real hands fail it 2-3% of the time, drawn deals 17-20%), but the search did not gain by it:
+#: ai_deviations.py (100 hands each, 64 samples) +35 of 842 departures against +30 of 841 on
+#: seed 2000, +39 of 881 against +51 of 893 on seed 3000. So it is off by default.
+READ_PASSES: Final = False
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
 
@@ -492,7 +496,7 @@ class SearchPlayer:
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
-                 read_passes: bool = True) -> None:
+                 read_passes: bool = READ_PASSES) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed

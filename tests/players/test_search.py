@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from guandan.cards import deal, parse_cards
-from guandan.match import Match
+from guandan.match import Event, Match
 from guandan.players.search import (
     APlay,
     Candidate,
@@ -277,3 +277,24 @@ def test_deals_failing_a_lead_bar_are_drawn_again() -> None:
 def test_lead_weight_must_keep_some_deals() -> None:
     with pytest.raises(ValueError, match="lead_eps"):
         SearchPlayer(lead_eps=0.0)
+
+
+def test_reading_the_passes_is_a_setting() -> None:
+    # Seat 3 passed calmly on seat 2's 9: with read_passes, a deal giving it a bare 10 or
+    # better single is drawn again; by default only the leads are read.
+    history = [Event("play", 2, play=reading("S9", "2")), Event("pass", 3)]
+    obs = position("S3 S4 S6 S7 D7 C9 DT SJ DQ HA", counts={2: 20, 3: 20, 4: 20},
+                   history=history, table=(2, "S9"), seat=4)
+    t = Tracker.from_observation(obs)
+    on = Evidence.of(t, 3, passes=True)
+    assert on is not None and [q.key for q in on.passed] == [9]
+    assert Evidence.of(t, 3, passes=False) is None
+    assert not SearchPlayer().read_passes and SearchPlayer(read_passes=True).read_passes
+    m = Match(seed=4)
+    p = SearchPlayer(samples=4, budget_ms=None, read_passes=True)
+    for _ in range(60):
+        seat = m.to_act
+        assert seat is not None
+        a = p.act(m.observation(seat))
+        assert a in m.observation(seat).legal_actions
+        m.apply(a)
