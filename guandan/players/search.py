@@ -69,9 +69,9 @@ if TYPE_CHECKING:
 
 #: Default time budget per decision, in milliseconds. Before stop 13's faster sampling it
 #: stopped about one search in six before its sample limit (one in three in the first tricks).
-#: 240 ms, with the calm passes read, won
-#: 57.10% of 2,000 duplicate hands against the heuristic, 180 ms without them 57.90% on the
-#: same deals (bench/ai_figures.md): no gain seen for the longer wait (p95 241 ms, not 183).
+#: 240 ms, with the calm passes read, won 57.10% of 2,000 duplicate hands against the
+#: heuristic, 180 ms without them 57.90% on the same deals (bench/ai_figures.md): no gain seen
+#: for the longer wait (p95 241 ms, not 183).
 DEFAULT_BUDGET_MS: Final = 180.0
 #: Default greatest number of sampled deals per decision.
 DEFAULT_SAMPLES: Final = 64
