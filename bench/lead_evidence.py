@@ -23,7 +23,7 @@ import sys
 
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import Evidence, abstract_hand, abstract_reading, lead_bar
+from guandan.players.search import Evidence, abstract_hand, abstract_reading
 from guandan.players.tracker import Tracker
 
 
@@ -48,14 +48,12 @@ def tally(hands: int, seed: int, every: int = 3,
                 t = Tracker.from_observation(obs)
                 for s in t.others():
                     if what == "leads":
-                        bar = lead_bar(t.calm_leads[s])
-                        if bar is None:
-                            continue
-                        ev = Evidence(bar=bar)
-                    else:
-                        if not t.calm_passes[s]:
-                            continue
-                        ev = Evidence(passed=tuple(abstract_reading(r) for r in t.calm_passes[s]))
+                        ev = Evidence.of(t, s, passes=False)
+                    else:  # the passes alone, without the lead bar
+                        passed = tuple(abstract_reading(r) for r in t.calm_passes[s])
+                        ev = Evidence(passed=passed) if passed else None
+                    if ev is None:
+                        continue
                     for hand, count in ((m.hands[s], real), (t.sample(rng)[s], drawn)):
                         count[0] += ev.fails(abstract_hand(hand, obs.level))
                         count[1] += 1

@@ -134,10 +134,6 @@ class HeuristicCore:
             return self.lead(v)
         return self.follow(v)
 
-    def urgency(self, v: View, owner: int | None) -> int:
-        """2 when an opponent is about to go out, 1 when one is getting low, else 0."""
-        return seat_urgency(v.seat, owner, v.counts)
-
     def lead(self, v: View) -> tuple[Reading, Reason]:
         d = decompose(v.hand, v.level)
         plays = v.plays
@@ -256,7 +252,7 @@ class HeuristicCore:
         t_ko, t_en = play_names(table)
         level = v.level
         base = self.cost(v.hand, level)
-        urgency = self.urgency(v, owner)
+        urgency = seat_urgency(v.seat, owner, v.counts)
         n_parts = decompose(v.hand, level).plays
         best: tuple[float, int, int, Reading] | None = None
         for p in v.plays:

@@ -97,7 +97,7 @@ STOP_Z: Final = 1.5
 #: Not 0: a seat may have split its hand otherwise, or not be a careful player at all. Between
 #: heuristic players the real hands fail a bar 2-8% of the time, drawn deals about 60%
 #: (bench/lead_evidence.py), which implies 0.02 to 0.04; for passes, real hands fail 2-3% of
-#: the time, drawn deals 17-20%: 0.1 to 0.13. 0.1 leaves room for other players.
+#: the time, drawn deals 16-21%: 0.09 to 0.14. 0.1 leaves room for other players.
 LEAD_EPS: Final = 0.1
 #: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
 #: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
@@ -105,7 +105,7 @@ LEAD_EPS: Final = 0.1
 #: search's departures won 91 hands more than they lost with 8 tries, 79 without the leads.
 LEAD_TRIES: Final = 8
 #: Read the calm passes as well as the leads. The evidence is real (bench/lead_evidence.py:
-#: real hands fail it 2-3% of the time, drawn deals 17-20%), but the search did not gain by it:
+#: real hands fail it 2-3% of the time, drawn deals 16-21%), but the search did not gain by it:
 #: ai_deviations.py (100 hands each, 64 samples) +35 of 842 departures against +30 of 841 on
 #: seed 2000, +39 of 881 against +51 of 893 on seed 3000. So it is off by default.
 READ_PASSES: Final = False

@@ -191,6 +191,8 @@ class Tracker:
     ) -> dict[int, list[Card]] | None:
         others = [s for s in SEATS if s != self.seat]
         level = self.level
+        caps = {s: self.caps.get(s, NO_CAP) for s in others} if use_caps else {}
+        low = min(caps.values(), default=NO_CAP)  # cards above it are barred from some seat
         for _ in range(tries):
             pool = Counter(self.unseen)
             hands: dict[int, list[Card]] = {s: [] for s in SEATS}
@@ -208,17 +210,19 @@ class Tracker:
             # The cards some seat may not hold go one by one, most constrained first, to a seat
             # allowed them (in proportion to its room); the others are dealt by slicing the
             # shuffled rest, which gives the same uniform split at a fraction of the cost.
-            caps = {s: self.caps.get(s, NO_CAP) for s in others} if use_caps else {}
-            low = min(caps.values(), default=NO_CAP)
             free = cards
             if low < NO_CAP:
-                barred = [(sum(1 for s in others if c.strength(level) > caps[s]), c)
-                          for c in cards if c.strength(level) > low]
+                free = []
+                barred: list[tuple[int, int, Card]] = []  # (seats barred, strength, card)
+                for c in cards:
+                    st = c.strength(level)
+                    if st <= low:
+                        free.append(c)
+                    else:
+                        barred.append((sum(1 for s in others if st > caps[s]), st, c))
                 barred.sort(key=lambda x: -x[0])
-                free = [c for c in cards if c.strength(level) <= low]
-                for _, c in barred:
-                    allowed = [s for s in others
-                               if room[s] > 0 and c.strength(level) <= caps[s]]
+                for _, st, c in barred:
+                    allowed = [s for s in others if room[s] > 0 and st <= caps[s]]
                     if not allowed:
                         if surplus > 0:
                             surplus -= 1
