@@ -11,6 +11,7 @@ import pytest
 
 from guandan.cards import deal, parse_cards
 from guandan.match import Event, Match
+from guandan.players.heuristic import view_of
 from guandan.players.search import (
     APlay,
     Candidate,
@@ -298,3 +299,21 @@ def test_reading_the_passes_is_a_setting() -> None:
         a = p.act(m.observation(seat))
         assert a in m.observation(seat).legal_actions
         m.apply(a)
+
+
+def test_following_weighs_the_highest_plain_play_too() -> None:
+    # Following seat 2's 5, the heuristic plays the cheapest single; the search also weighs
+    # passing, its smallest bomb and its highest plain play (the ace), by setting.
+    obs = position("S3 D6 SK HA C9 C9 C9 C9 S4 D4", table=(2, "S5"), counts={2: 9, 3: 5, 4: 6})
+    p = SearchPlayer(seed=0, samples=4, budget_ms=None)
+    v = view_of(obs)
+    h_play, _ = p.core.choose(v)
+    assert h_play is not None and h_play.key < 14
+    listed = [c.action for c in p.candidates(v, h_play)]
+    assert None in listed
+    assert any(a is not None and a.power for a in listed)
+    top = [a for a in listed if a is not None and not a.power and a is not h_play]
+    assert [a.key for a in top] == [14]
+    off = SearchPlayer(seed=0, samples=4, budget_ms=None, follow_top=False)
+    assert all(a is None or a.power or a is h_play for a in
+               (c.action for c in off.candidates(v, h_play)))
