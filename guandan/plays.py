@@ -1,8 +1,9 @@
 """Legal plays: everything a hand can play, generated from rank counts (never by subsets).
 
 ``legal_plays`` lists one play per kind, rank and size, wild readings included. Where several
-physical choices give the same kind and rank, the representative uses the fewest wilds and,
-for a full house, the cheapest pair. On a table, only plays that beat it are listed.
+physical choices give the same kind and rank, the representative uses the fewest wilds, copies
+that no straight flush of the hand needs and, for a full house, the cheapest pair. On a table,
+only plays that beat it are listed.
 
 >>> from guandan.cards import parse_cards
 >>> hand = parse_cards("S9 D9 H7 BJ BJ")
@@ -26,6 +27,40 @@ _JOKER_BOMB = 30
 _VALUES = range(2, 15)
 
 
+def _free_copies_first(nat: list[list[Card]], wilds: int) -> None:
+    """Put each value's copies that no straight flush of the hand needs first, in place.
+
+    Representatives take a value's first copies, so a single, pair, triple or run then leaves
+    a straight flush whole when a free copy of its rank is there: ``S2 C2`` with ``S3-S6``
+    plays the single 2 as ``C2``. A copy counts as needed when five consecutive values of its
+    suit around it hold enough natural cards for the wilds to complete.
+    """
+    need = 5 - wilds
+    masks = dict.fromkeys(SUITS, 0)
+    for v in _VALUES:
+        for c in nat[v]:
+            masks[c.suit] |= 1 << v
+    tied: dict[str, int] = {}
+    for suit, mask in masks.items():
+        if mask >> 14 & 1:
+            mask |= 2  # a low A
+        if mask.bit_count() < need:
+            continue
+        bits = 0
+        for low in range(1, 11):
+            window = (mask >> low) & 31
+            if window.bit_count() >= need:
+                bits |= window << low
+        if bits:
+            tied[suit] = bits | (1 << 14) if bits & 2 else bits
+    if not tied:
+        return
+    for v in _VALUES:
+        cs = nat[v]
+        if len(cs) > 1:
+            cs.sort(key=lambda c: tied.get(c.suit, 0) >> v & 1)
+
+
 class _Groups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
@@ -47,6 +82,7 @@ class _Groups:
             else:
                 nat[v].append(c)
         nat[1] = nat[14]  # a low A
+        _free_copies_first(nat, len(wilds))
         self.nat, self.wilds, self.lj, self.bj = nat, wilds, lj, bj
         self.suited: dict[str, tuple[int, list[Card | None]]] | None = None
 

@@ -412,3 +412,60 @@ def test_follow_level_7_sevens_beat_aces() -> None:
         ("bomb", "7", 4)
     }
     assert ("pair", "7", 2) in sigs("S7 D7 S3", "7", "SA DA")
+
+
+# -- representatives: which physical cards a play takes -----------------------------------
+
+
+def cards_of(hand: str, level: str, kind: str, rank: str) -> list[str]:
+    (play,) = [p for p in legal_plays(parse_cards(hand), level)
+               if p.kind == kind and p.rank == rank]
+    return [c.notation for c in play.cards]
+
+
+def test_single_pair_and_triple_leave_a_straight_flush_whole() -> None:
+    # S2 sits in the spade straight flush 2-6; C2 and D2 are free copies of the same rank.
+    hand = "S2 C2 D2 S3 S4 S5 S6 D9"
+    assert cards_of(hand, "7", "single", "2") == ["C2"]
+    assert sorted(cards_of(hand, "7", "pair", "2")) == ["C2", "D2"]
+    assert sorted(cards_of(hand, "7", "triple", "2")) == ["C2", "D2", "S2"]
+    assert sorted(cards_of(hand, "7", "straight_flush", "6")) == ["S2", "S3", "S4", "S5", "S6"]
+
+
+def test_a_wild_completes_the_straight_flush_the_representative_keeps() -> None:
+    # At level 7, H7 is wild: S2 S3 S4 S5 and the wild make a straight flush, so the single 2
+    # is C2; a low A in a flush counts too (SA with S2-S5).
+    assert cards_of("S2 C2 S3 S4 S5 H7", "7", "single", "2") == ["C2"]
+    assert cards_of("SA DA S2 S3 S4 S5 D9", "7", "single", "A") == ["DA"]
+    assert cards_of("SA DA ST SJ SQ SK D9", "7", "single", "A") == ["DA"]
+
+
+def test_a_pair_takes_the_flush_copy_only_when_it_must() -> None:
+    assert sorted(cards_of("S2 C2 S3 S4 S5 S6", "7", "pair", "2")) == ["C2", "S2"]
+
+
+def test_representatives_avoid_straight_flush_cards() -> None:
+    """Without wilds, a play of one rank takes a copy outside every natural straight flush
+    of the hand whenever the hand has enough such copies (checked by brute force). The hands
+    are 20 cards of two decks' spades and diamonds, so straight flushes are common."""
+    level = "2"
+    pool = [c for c in full_deck() if c.suit in ("S", "D")]
+    left_whole = 0
+    for seed in range(200):
+        hand = random.Random(seed).sample(pool, 20)
+        held = Counter((c.suit, c.rank) for c in hand)
+        held_rank = Counter(c.rank for c in hand)
+
+        def in_flush(c: Card, held: Counter[tuple[str, str]] = held) -> bool:
+            return any(c.rank in window and all(held[(c.suit, r)] for r in window)
+                       for window in (NATURAL[low:low + 5] for low in range(len(NATURAL) - 4)))
+
+        for p in legal_plays(hand, level):
+            if p.kind not in ("single", "pair", "triple"):
+                continue
+            free = sum(1 for c in hand if c.rank == p.rank and not in_flush(c))
+            taken = sum(1 for c in p.cards if in_flush(c))
+            assert taken == max(0, len(p.cards) - free), (seed, p)
+            left_whole += free >= len(p.cards) and free < held_rank[p.rank]
+    # The check is not vacuous: many plays had a copy in a straight flush and enough free ones.
+    assert left_whole > 100
