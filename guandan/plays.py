@@ -18,6 +18,8 @@ only plays that beat it are listed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from itertools import combinations
 
 from guandan.cards import RANK_VALUE, SUITS, VALUE_RANK, Card, check_level
 from guandan.readings import Reading
@@ -27,38 +29,65 @@ _JOKER_BOMB = 30
 _VALUES = range(2, 15)
 
 
-def _free_copies_first(nat: list[list[Card]], wilds: int) -> None:
+#: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
+_WINDOW_STARTS = 0b111_1111_1110
+
+
+@lru_cache(maxsize=1 << 16)
+def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
+    """The values of one suit (``mask``: a bit per value held) that straight flushes could use.
+
+    One bit mask per tier, from the values in a window of five holding all five (a natural
+    straight flush) down to those in a window holding ``need`` (the wilds fill the rest); each
+    tier holds the one before it. Empty when no window holds ``need``.
+    """
+    if mask >> 14 & 1:
+        mask |= 2  # a low A
+    tiers: list[int] = []
+    for k in range(5, need - 1, -1):
+        starts = 0
+        for missing in combinations(range(5), 5 - k):
+            x = _WINDOW_STARTS
+            for j in range(5):
+                if j not in missing:
+                    x &= mask >> j
+            starts |= x
+        covered = (starts | starts << 1 | starts << 2 | starts << 3 | starts << 4) & mask
+        if covered & 2:
+            covered |= 1 << 14
+        if covered:
+            tiers.append(covered)
+        elif tiers:
+            tiers.append(tiers[-1])
+    return tuple(tiers)
+
+
+def _free_copies_first(nat: list[list[Card]], masks: dict[str, int], wilds: int) -> None:
     """Put each value's copies that no straight flush of the hand needs first, in place.
 
     Representatives take a value's first copies, so a single, pair, triple or run then leaves
     a straight flush whole when a free copy of its rank is there: ``S2 C2`` with ``S3-S6``
-    plays the single 2 as ``C2``. A copy counts as needed when five consecutive values of its
-    suit around it hold enough natural cards for the wilds to complete.
+    plays the single 2 as ``C2``. A copy is needed when five consecutive values of its suit
+    around it hold enough natural cards for the wilds to complete; the more of the five they
+    hold, the more it is needed (a whole natural straight flush most). ``masks`` has a bit per
+    value held in each suit.
     """
     need = 5 - wilds
-    masks = dict.fromkeys(SUITS, 0)
-    for v in _VALUES:
-        for c in nat[v]:
-            masks[c.suit] |= 1 << v
-    tied: dict[str, int] = {}
+    tiers: dict[str, tuple[int, ...]] = {}
+    any_tied = 0
     for suit, mask in masks.items():
-        if mask >> 14 & 1:
-            mask |= 2  # a low A
-        if mask.bit_count() < need:
-            continue
-        bits = 0
-        for low in range(1, 11):
-            window = (mask >> low) & 31
-            if window.bit_count() >= need:
-                bits |= window << low
-        if bits:
-            tied[suit] = bits | (1 << 14) if bits & 2 else bits
-    if not tied:
+        if mask.bit_count() >= need:
+            t = _flush_tiers(mask, need)
+            if t:
+                tiers[suit] = t
+                any_tied |= t[-1]
+    if not tiers:
         return
     for v in _VALUES:
         cs = nat[v]
-        if len(cs) > 1:
-            cs.sort(key=lambda c: tied.get(c.suit, 0) >> v & 1)
+        if any_tied >> v & 1 and len(cs) > 1:
+            need_of = {s: sum(b >> v & 1 for b in t) for s, t in tiers.items()}
+            cs.sort(key=lambda c: need_of.get(c.suit, 0))
 
 
 class _Groups:
@@ -73,6 +102,7 @@ class _Groups:
         wilds: list[Card] = []
         lj: list[Card] = []
         bj: list[Card] = []
+        masks = dict.fromkeys(SUITS, 0)
         for c in hand:
             v = c.value
             if v > 14:
@@ -81,8 +111,9 @@ class _Groups:
                 wilds.append(c)
             else:
                 nat[v].append(c)
+                masks[c.suit] |= 1 << v
         nat[1] = nat[14]  # a low A
-        _free_copies_first(nat, len(wilds))
+        _free_copies_first(nat, masks, len(wilds))
         self.nat, self.wilds, self.lj, self.bj = nat, wilds, lj, bj
         self.suited: dict[str, tuple[int, list[Card | None]]] | None = None
 

@@ -469,3 +469,10 @@ def test_representatives_avoid_straight_flush_cards() -> None:
             left_whole += free >= len(p.cards) and free < held_rank[p.rank]
     # The check is not vacuous: many plays had a copy in a straight flush and enough free ones.
     assert left_whole > 100
+
+
+def test_a_whole_natural_straight_flush_is_kept_before_one_a_wild_would_complete() -> None:
+    # At level 2 (H2 wild), H8-HQ is a whole straight flush; C9 CT CJ CQ would need the wild.
+    hand = "H2 H8 H9 HT HJ HQ C9 CT CJ CQ D3"
+    assert cards_of(hand, "2", "single", "9") == ["C9"]
+    assert cards_of(hand, "2", "single", "Q") == ["CQ"]

@@ -30,8 +30,8 @@ def play_hands(rules: str, seed: int, n: int) -> list[Record]:
 
 @pytest.fixture(scope="module")
 def two() -> list[Record]:
-    """Hands 1-2 of site seed 1: hand 2 has a single tribute 1→3 and a return."""
-    recs = play_hands("site", 1, 2)
+    """Hands 1-2 of site seed 21: hand 2 has a single tribute 1→3 and a return."""
+    recs = play_hands("site", 21, 2)
     assert recs[1]["tribute"]["kind"] == "single"
     return recs
 
@@ -41,7 +41,7 @@ def test_export_format(two: list[Record]) -> None:
     assert set(r) == CONTRACT_KEYS | {"level_team"}
     assert (r["format"], r["rules"], r["match"], r["hand"]) == (FORMAT, "site", 1, 2)
     assert all(len(r["deal"][s]) == 27 for s in ("1", "2", "3", "4"))
-    assert r["tribute"]["gifts"] == [{"from": 1, "to": 3, "card": "C3"}]
+    assert r["tribute"]["gifts"] == [{"from": 1, "to": 3, "card": "LJ"}]
     assert len(r["tribute"]["returns"]) == 1
     ret = r["tribute"]["returns"][0]
     assert (ret["from"], ret["to"]) == (3, 1)
@@ -57,7 +57,7 @@ def test_export_format(two: list[Record]) -> None:
 
 
 def test_deal_is_before_tribute(two: list[Record]) -> None:
-    assert "C3" in two[1]["deal"]["1"]
+    assert "LJ" in two[1]["deal"]["1"]
 
 
 @pytest.mark.parametrize("rules", ["site", "national", "huaian", "nanjing"])
@@ -111,8 +111,8 @@ CORRUPTIONS: list[tuple[str, int, Callable[[Record], None], int | None, str]] = 
      "tribute should be single"),
     ("wrong kind", 1, lambda r: r["tribute"].__setitem__("kind", "exempt"), None,
      "tribute should be single"),
-    ("return the gift", 1, lambda r: r["tribute"]["returns"][0].__setitem__("card", "C3"), None,
-     "return 0: .*cannot return C3"),
+    ("return the gift", 1, lambda r: r["tribute"]["returns"][0].__setitem__("card", "LJ"), None,
+     "return 0: .*cannot return LJ"),
     ("missing return", 1, lambda r: r["tribute"]["returns"].clear(), None, "1 returns are due"),
     ("wrong levels after", 0, set_field("team_levels_after", {"13": "4", "24": "2"}), None,
      "team_levels_after should be"),
