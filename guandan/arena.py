@@ -28,6 +28,11 @@ seeds depend only on its index, so each seating of each deal set is played on it
 and the parent merges the results in index order, stopping where the one-process loop stops: the
 figures and the hand records are the same as with one worker (for players whose choices do not
 depend on the clock, unlike ``search`` with its time budget), only the decision times differ.
+
+``--samples N`` makes every player that searches draw exactly ``N`` sampled deals per decision
+and ignore its clock (``make_player("search", samples=N, budget_ms=None)``). The page's search
+stops at a time budget, so its strength follows the machine's speed; with ``--samples`` the
+figures (not the times) are the same on any machine and with any ``--workers``.
 """
 
 from __future__ import annotations
@@ -47,7 +52,7 @@ from typing import IO, Any
 
 from guandan.cards import RANKS
 from guandan.match import Match
-from guandan.players import REGISTRY, Player, make_player
+from guandan.players import REGISTRY, Player, make_player, player_settings
 from guandan.presets import PRESETS
 from guandan.seats import team_of
 
@@ -116,6 +121,7 @@ class ArenaResult:
     b_gain: list[float] = field(default_factory=list)
     deal_sets: int = 0
     timing: dict[str, Timing] = field(default_factory=dict)
+    samples: int | None = None  # sampled deals per search decision, None: the clock decides
 
     def absorb(self, part: ArenaResult) -> None:
         """Add the figures of ``part`` (later deal sets of the same run) to these."""
@@ -138,7 +144,8 @@ class ArenaResult:
             [a - b for a, b in zip(self.a_gain, self.b_gain, strict=True)])
         return {
             "players": [self.a, self.b], "rules": self.rules, "mode": self.mode,
-            "seed": self.seed, "deal_sets": self.deal_sets, "hands": self.hands,
+            "seed": self.seed, "samples": self.samples, "deal_sets": self.deal_sets,
+            "hands": self.hands,
             "a_hand_win_rate": self.a_hand_wins / self.hands if self.hands else 0.0,
             "a_hand_win_ci95": [lo, hi],
             "matches": self.matches, "a_final_victories": self.a_match_wins,
@@ -162,6 +169,9 @@ class ArenaResult:
             f"95% CI [{100 * j['a_hand_win_ci95'][0]:.2f}, {100 * j['a_hand_win_ci95'][1]:.2f}]"
             f"  ({self.a_hand_wins}/{self.hands})",
         ]
+        if self.samples is not None:
+            lines.insert(1, f"  searching players draw {self.samples} deals per decision "
+                            f"(no clock)")
         if self.mode == "hand":
             lines.append(
                 f"  final victories {a}:  {self.a_match_wins} of {self.matches} hands that ended "
@@ -256,8 +266,9 @@ def play_deal_set(
     return played
 
 
-def _new_result(a: str, b: str, rules: str, mode: str, seed: int) -> ArenaResult:
-    result = ArenaResult(a, b, rules, mode, seed)
+def _new_result(a: str, b: str, rules: str, mode: str, seed: int,
+                samples: int | None) -> ArenaResult:
+    result = ArenaResult(a, b, rules, mode, seed, samples=samples)
     result.timing = {a: Timing()} if a == b else {a: Timing(), b: Timing()}
     return result
 
@@ -266,22 +277,35 @@ def _seating(a: str, b: str, flip: int) -> dict[str, str]:
     return {"13": a, "24": b} if flip == 0 else {"13": b, "24": a}
 
 
-def _players(seating: dict[str, str], seed: int, index: int) -> dict[int, Player]:
-    return {seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat)
+def searches(name: str) -> bool:
+    """Whether the player called ``name`` searches sampled deals (takes ``--samples``)."""
+    return "samples" in player_settings(name) and "budget_ms" in player_settings(name)
+
+
+def _settings(name: str, samples: int | None) -> dict[str, Any]:
+    if samples is None or not searches(name):
+        return {}
+    return {"samples": samples, "budget_ms": None}
+
+
+def _players(seating: dict[str, str], seed: int, index: int,
+             samples: int | None = None) -> dict[int, Player]:
+    return {seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat,
+                              **_settings(seating[team_of(seat)], samples))
             for seat in (1, 2, 3, 4)}
 
 
 def _play_seating(
     a: str, b: str, rules: str, seed: int, index: int, flip: int, mode: str, max_hands: int,
-    records: bool,
+    records: bool, samples: int | None = None,
 ) -> tuple[ArenaResult, str]:
     """Deal set ``index`` in seating ``flip`` on its own (in a worker process): its figures and,
     if ``records``, its hand records as JSON Lines."""
-    part = _new_result(a, b, rules, mode, seed)
+    part = _new_result(a, b, rules, mode, seed, samples)
     seating = _seating(a, b, flip)
     buf = io.StringIO() if records else None
-    play_deal_set(rules, seed, index, seating, _players(seating, seed, index), part, mode,
-                  max_hands, buf)
+    play_deal_set(rules, seed, index, seating, _players(seating, seed, index, samples), part,
+                  mode, max_hands, buf)
     return part, buf.getvalue() if buf is not None else ""
 
 
@@ -296,6 +320,7 @@ def _run_workers(
     """``run_arena``'s loop over deal sets, each seating of each deal set a task for ``workers``
     processes; results are merged in index order and the run stops where the serial loop does."""
     a, b, rules, mode, seed = result.a, result.b, result.rules, result.mode, result.seed
+    samples = result.samples
     window = 4 * workers  # tasks submitted and not merged yet
     pending: dict[tuple[int, int], Future[tuple[ArenaResult, str]]] = {}  # in index order
     merged = [0, 0]  # hands merged per seating
@@ -335,7 +360,7 @@ def _run_workers(
                 for flip in (0, 1):
                     pending[(next_index, flip)] = pool.submit(
                         _play_seating, a, b, rules, seed, next_index, flip, mode, max_hands,
-                        out is not None)
+                        out is not None, samples)
                 next_index += 1
             wait([f for f in pending.values() if not f.done()], return_when=FIRST_COMPLETED)
     finally:
@@ -353,12 +378,14 @@ def run_arena(
     max_hands: int = 60,
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
+    samples: int | None = None,
 ) -> ArenaResult:
     """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
 
     ``progress`` is called with the number of hands just played. ``workers`` > 1 plays the deal
     sets in that many processes (players are looked up in ``REGISTRY`` as imported there), with
-    the same figures and records as one worker; only the decision times differ.
+    the same figures and records as one worker; only the decision times differ. ``samples``
+    makes the players that search draw that many deals per decision, with no clock.
     """
     if mode not in ("match", "hand"):
         raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
@@ -367,7 +394,13 @@ def run_arena(
             raise ValueError(f"unknown player {name!r} (known: {', '.join(sorted(REGISTRY))})")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    result = _new_result(a, b, rules, mode, seed)
+    if samples is not None:
+        if samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        if not (searches(a) or searches(b)):
+            raise ValueError(f"samples sets how many deals a search draws, and neither {a!r} "
+                             f"nor {b!r} searches")
+    result = _new_result(a, b, rules, mode, seed, samples)
     if workers > 1 and hands > 0:
         _run_workers(result, hands, out, max_hands, progress, workers)
         return result
@@ -377,7 +410,7 @@ def run_arena(
         index += 1
         for flip in (0, 1):
             seating = _seating(a, b, flip)
-            players = _players(seating, seed, index)
+            players = _players(seating, seed, index, samples)
             n = play_deal_set(rules, seed, index, seating, players, result, mode, max_hands, out)
             per_seating[flip] += n
             if progress is not None:
@@ -407,6 +440,10 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes sharing the deal sets (default 1); the figures are the "
                              "same as with one")
+    parser.add_argument("--samples", type=int, default=None, metavar="N",
+                        help="players that search draw N deals per decision and ignore the "
+                             "clock, so the figures repeat on any machine (default: the "
+                             "page's time budget)")
     args = parser.parse_args(list(sys.argv[2:] if argv is None else argv))
     names = [x.strip() for x in args.players.split(",")]
     if len(names) != 2 or any(n not in REGISTRY for n in names):
@@ -419,6 +456,13 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     if args.workers < 1:
         print("guandan arena: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.samples is not None and args.samples < 1:
+        print("guandan arena: --samples must be at least 1", file=sys.stderr)
+        return 2
+    if args.samples is not None and not any(searches(n) for n in names):
+        print(f"guandan arena: --samples sets how many deals a search draws, and neither "
+              f"{names[0]} nor {names[1]} searches", file=sys.stderr)
+        return 2
     bar: Any = None
     progress: Callable[[int], None] | None = None
     if not args.no_progress and sys.stderr.isatty():
@@ -429,7 +473,7 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
                            mode=args.mode, max_hands=args.max_hands, progress=progress,
-                           workers=args.workers)
+                           workers=args.workers, samples=args.samples)
     finally:
         if out is not None:
             out.close()

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from guandan.arena import arena_main, mean_interval, run_arena, wilson
+from guandan.arena import _players, arena_main, mean_interval, run_arena, wilson
 from guandan.cli import main as cli_main
+from guandan.players.heuristic import HeuristicPlayer
+from guandan.players.search import SearchPlayer
 from guandan.records import replay_records
 
 
@@ -109,3 +111,37 @@ def test_workers_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--workers must be at least 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="workers"):
         run_arena("greedy", "random", hands=1, workers=0)
+
+
+def test_samples_fix_the_search_and_repeat_with_any_workers() -> None:
+    runs = []
+    for workers in (1, 2):
+        out = io.StringIO()
+        r = run_arena("search", "heuristic", "site", hands=2, seed=3, out=out, mode="hand",
+                      workers=workers, samples=4)
+        j = r.to_json()
+        j.pop("timing")
+        runs.append((j, out.getvalue()))
+    assert runs[0] == runs[1]
+    assert runs[0][0]["samples"] == 4
+    assert "searching players draw 4 deals per decision (no clock)" in r.report()
+    # Only the searching team gets the setting, and it replaces the clock.
+    players = _players({"13": "search", "24": "heuristic"}, seed=3, index=1, samples=4)
+    for seat in (1, 3):
+        p = players[seat]
+        assert isinstance(p, SearchPlayer) and p.samples == 4 and p.budget_ms is None
+    assert all(isinstance(players[s], HeuristicPlayer) for s in (2, 4))
+    default = _players({"13": "search", "24": "heuristic"}, seed=3, index=1)[1]
+    assert isinstance(default, SearchPlayer) and default.budget_ms is not None
+    assert "samples" not in run_arena("greedy", "random", hands=1, mode="hand").report()
+
+
+def test_samples_need_a_player_that_searches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena_main(["--players", "greedy,heuristic", "--samples", "8", "--no-progress"]) == 2
+    assert "neither greedy nor heuristic searches" in capsys.readouterr().err
+    assert arena_main(["--players", "search,heuristic", "--samples", "0", "--no-progress"]) == 2
+    assert "--samples must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="neither"):
+        run_arena("greedy", "random", hands=1, samples=8)
+    with pytest.raises(ValueError, match="at least 1"):
+        run_arena("search", "random", hands=1, samples=0)

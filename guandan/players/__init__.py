@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import inspect
+from typing import Any
 
 from guandan.players.base import Player, Reason
 
@@ -21,17 +23,43 @@ STRONGEST = "search"
 DEFAULT_DIFFICULTY = "어려움"
 
 
-def make_player(name: str, seed: int = 0) -> Player:
-    """A new player called ``name`` (``random``, ``greedy``, …), seeded for repeatable play."""
+def player_settings(name: str) -> list[str]:
+    """The settings the player called ``name`` takes besides ``seed`` (its constructor's
+    keyword arguments).
+
+    >>> "samples" in player_settings("search"), player_settings("greedy")
+    (True, [])
+    """
+    params = inspect.signature(_player_class(name)).parameters
+    return [p for p in params if p != "seed"]
+
+
+def make_player(name: str, seed: int = 0, **settings: Any) -> Player:
+    """A new player called ``name`` (``random``, ``greedy``, …), seeded for repeatable play.
+
+    ``settings`` go to the player's constructor, for example a search that draws a fixed
+    number of deals and ignores the clock: ``make_player("search", samples=64,
+    budget_ms=None)``. A setting the player does not take raises ``ValueError``.
+    """
+    cls = _player_class(name)
+    unknown = sorted(set(settings) - set(player_settings(name)))
+    if unknown:
+        takes = ", ".join(player_settings(name)) or "none"
+        raise ValueError(f"player {name!r} has no setting {', '.join(unknown)} "
+                         f"(its settings: {takes})")
+    player: Player = cls(seed=seed, **settings)
+    return player
+
+
+def _player_class(name: str) -> Any:
     try:
         target = REGISTRY[name]
     except KeyError:
         known = ", ".join(sorted(REGISTRY))
         raise ValueError(f"unknown player {name!r} (known: {known})") from None
     module, cls = target.split(":")
-    player: Player = getattr(importlib.import_module(module), cls)(seed=seed)
-    return player
+    return getattr(importlib.import_module(module), cls)
 
 
 __all__ = ["DEFAULT_DIFFICULTY", "DIFFICULTY", "REGISTRY", "STRONGEST", "Player", "Reason",
-           "make_player"]
+           "make_player", "player_settings"]

@@ -9,7 +9,7 @@ import pytest
 
 from guandan.cards import Card
 from guandan.match import PASS, Match
-from guandan.players import DIFFICULTY, REGISTRY, STRONGEST, make_player
+from guandan.players import DIFFICULTY, REGISTRY, STRONGEST, make_player, player_settings
 from guandan.players.base import Player
 from guandan.players.describe import play_names
 from guandan.players.search import SearchPlayer
@@ -59,6 +59,18 @@ def test_registry_and_levels() -> None:
     assert {"random", "greedy", "heuristic", "search"} <= set(REGISTRY)
     assert DIFFICULTY == {"쉬움": "greedy", "보통": "heuristic", "어려움": "search"}
     assert STRONGEST == "search"
+
+
+def test_settings_go_to_the_player() -> None:
+    p = make_player("search", seed=5, samples=16, budget_ms=None)
+    assert isinstance(p, SearchPlayer) and (p.seed, p.samples, p.budget_ms) == (5, 16, None)
+    assert player_settings("greedy") == [] and "follow_top" in player_settings("search")
+    with pytest.raises(ValueError, match=r"'greedy' has no setting samples \(its settings: none\)"):
+        make_player("greedy", samples=16)
+    with pytest.raises(ValueError, match="has no setting budget, sample"):
+        make_player("search", sample=16, budget=1.0)
+    with pytest.raises(ValueError, match="unknown player 'serch'"):
+        make_player("serch")
 
 
 @pytest.mark.parametrize(("names", "hands", "seed"), [
