@@ -279,7 +279,19 @@ def _seating(a: str, b: str, flip: int) -> dict[str, str]:
 
 def searches(name: str) -> bool:
     """Whether the player called ``name`` searches sampled deals (takes ``--samples``)."""
-    return "samples" in player_settings(name) and "budget_ms" in player_settings(name)
+    settings = player_settings(name)
+    return "samples" in settings and "budget_ms" in settings
+
+
+def _samples_problem(samples: int | None, a: str, b: str) -> str | None:
+    """What is wrong with ``samples`` for players ``a`` and ``b``, or None."""
+    if samples is None:
+        return None
+    if samples < 1:
+        return f"samples must be at least 1, not {samples}"
+    if not (searches(a) or searches(b)):
+        return f"samples sets how many deals a search draws, and neither {a} nor {b} searches"
+    return None
 
 
 def _settings(name: str, samples: int | None) -> dict[str, Any]:
@@ -394,12 +406,9 @@ def run_arena(
             raise ValueError(f"unknown player {name!r} (known: {', '.join(sorted(REGISTRY))})")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
-    if samples is not None:
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
-        if not (searches(a) or searches(b)):
-            raise ValueError(f"samples sets how many deals a search draws, and neither {a!r} "
-                             f"nor {b!r} searches")
+    problem = _samples_problem(samples, a, b)
+    if problem is not None:
+        raise ValueError(problem)
     result = _new_result(a, b, rules, mode, seed, samples)
     if workers > 1 and hands > 0:
         _run_workers(result, hands, out, max_hands, progress, workers)
@@ -456,12 +465,9 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     if args.workers < 1:
         print("guandan arena: --workers must be at least 1", file=sys.stderr)
         return 2
-    if args.samples is not None and args.samples < 1:
-        print("guandan arena: --samples must be at least 1", file=sys.stderr)
-        return 2
-    if args.samples is not None and not any(searches(n) for n in names):
-        print(f"guandan arena: --samples sets how many deals a search draws, and neither "
-              f"{names[0]} nor {names[1]} searches", file=sys.stderr)
+    problem = _samples_problem(args.samples, names[0], names[1])
+    if problem is not None:
+        print(f"guandan arena: --{problem}", file=sys.stderr)
         return 2
     bar: Any = None
     progress: Callable[[int], None] | None = None

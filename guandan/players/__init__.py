@@ -30,8 +30,7 @@ def player_settings(name: str) -> list[str]:
     >>> "samples" in player_settings("search"), player_settings("greedy")
     (True, [])
     """
-    params = inspect.signature(_player_class(name)).parameters
-    return [p for p in params if p != "seed"]
+    return _settings_of(_player_class(name))
 
 
 def make_player(name: str, seed: int = 0, **settings: Any) -> Player:
@@ -42,13 +41,18 @@ def make_player(name: str, seed: int = 0, **settings: Any) -> Player:
     budget_ms=None)``. A setting the player does not take raises ``ValueError``.
     """
     cls = _player_class(name)
-    unknown = sorted(set(settings) - set(player_settings(name)))
+    known = _settings_of(cls)
+    unknown = sorted(set(settings) - set(known))
     if unknown:
-        takes = ", ".join(player_settings(name)) or "none"
+        takes = ", ".join(known) or "none"
         raise ValueError(f"player {name!r} has no setting {', '.join(unknown)} "
                          f"(its settings: {takes})")
     player: Player = cls(seed=seed, **settings)
     return player
+
+
+def _settings_of(cls: Any) -> list[str]:
+    return [p for p in inspect.signature(cls).parameters if p != "seed"]
 
 
 def _player_class(name: str) -> Any:
