@@ -117,6 +117,47 @@ def _sequences() -> list[tuple[str, int, int, tuple[int, ...], float]]:
 
 _SEQUENCES: Final = _sequences()
 
+#: Rank counts are read as a number in base 5, a digit per natural value 1 (the low ace) to 14,
+#: counts above 3 written 4 (a bomb); the digits of a sequence's window then say at once how
+#: many wilds it needs and whether it is worth taking (see ``_window_table``).
+_DIGIT_INDEXES: Final = tuple(14 if v == 1 else v for v in range(14, 0, -1))  # highest first
+
+
+def _window_table(per: int, length: int) -> tuple[int, ...]:
+    """For each window of ``length`` base-5 digits: the wilds a sequence of ``per`` cards a
+    rank needs there, or 99 if it would break a bomb or saves too little to be worth taking
+    (it must use at least two ranks that hold exactly ``per`` cards, or wilds)."""
+    out = []
+    for code in range(5**length):
+        need = useful = 0
+        for _ in range(length):
+            n, code = code % 5, code // 5
+            if n < per:
+                need += per - n
+            elif n == per:
+                useful += 1
+            elif n >= 4:
+                need = 99
+                break
+        out.append(need if need < 99 and useful + need >= 2 else 99)
+    return tuple(out)
+
+
+def _shapes() -> tuple[tuple[str, int, int, tuple[int, ...], float, int, int, tuple[int, ...]],
+                       ...]:
+    """``_SEQUENCES``, each with the divisor and modulus that cut its window out of the
+    counts' number and the window's table."""
+    tables = {(per, length): _window_table(per, length) for per, length in ((1, 5), (2, 3), (3, 2))}
+    out = []
+    for kind, top, per, idxs, cost in _SEQUENCES:
+        length = len(idxs)
+        out.append((kind, top, per, idxs, cost, 5 ** (top - length), 5**length,
+                    tables[per, length]))
+    return tuple(out)
+
+
+_SHAPES: Final = _shapes()
+
 _Result = tuple[float, tuple[tuple[str, int], ...]]  # cost, the sequences taken (kind, top)
 
 
@@ -252,19 +293,13 @@ class _Solver:
             return hit
         best_cost = self.rest(cnt, w)
         best_seqs: tuple[tuple[str, int], ...] = ()
-        for kind, top, per, idxs, seq_cost in _SEQUENCES:
-            need = 0
-            useful = 0
-            for i in idxs:
-                n = cnt[i]
-                if n < per:
-                    need += per - n
-                elif n == per:
-                    useful += 1
-                elif n >= 4:
-                    need = 99
-                    break
-            if need > w or useful + need < 2:
+        code = 0
+        for i in _DIGIT_INDEXES:
+            n = cnt[i]
+            code = code * 5 + (n if n < 4 else 4)
+        for kind, top, per, idxs, seq_cost, div, mod, table in _SHAPES:
+            need = table[code // div % mod]
+            if need > w:
                 continue
             lst = list(cnt)
             for i in idxs:
