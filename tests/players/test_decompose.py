@@ -63,3 +63,30 @@ def test_stronger_hand_costs_less() -> None:
     weak = decompose(parse_cards("S3 D5 C7 S9 DJ"), "2")
     strong = decompose(parse_cards("S3 D5 C7 S9 BJ"), "2")
     assert strong.cost < weak.cost
+
+
+def test_window_tables_say_what_counting_the_window_says() -> None:
+    # The solver reads each sequence shape's wilds needed (or 99: not worth taking, or it would
+    # break a bomb) from a table over the counts read in base 5; count it out directly instead.
+    from guandan.players.decompose import _DIGIT_INDEXES, _SHAPES
+
+    def counted(cnt: list[int], per: int, idxs: tuple[int, ...]) -> int:
+        if any(cnt[i] >= 4 for i in idxs):
+            return 99
+        need = sum(max(0, per - cnt[i]) for i in idxs)
+        useful = sum(1 for i in idxs if cnt[i] == per)
+        return need if useful + need >= 2 else 99
+
+    rng = random.Random(5)
+    for _ in range(2000):
+        cnt = [0, 0] + [rng.choice((0, 0, 1, 1, 2, 2, 3, 4, 5, 8)) for _ in range(13)]
+        code = 0
+        for i in _DIGIT_INDEXES:
+            code = code * 5 + min(cnt[i], 4)
+        for _kind, _top, per, idxs, _cost, div, mod, table in _SHAPES:
+            assert table[code // div % mod] == counted(cnt, per, idxs), (cnt, idxs)
+
+
+def test_bomb_is_never_broken_for_a_sequence() -> None:
+    # Four sixes stay a bomb: the straight 3-7 would need one of them.
+    assert ("bomb", "6") in split("S3 D4 C5 S6 D6 C6 H6 S7 D9", "2")
