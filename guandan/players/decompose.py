@@ -147,7 +147,7 @@ def _shapes() -> tuple[tuple[str, int, int, tuple[int, ...], float, int, int, tu
                        ...]:
     """``_SEQUENCES``, each with the divisor and modulus that cut its window out of the
     counts' number and the window's table."""
-    tables = {(per, length): _window_table(per, length) for per, length in ((1, 5), (2, 3), (3, 2))}
+    tables = {(per, len(idxs)): _window_table(per, len(idxs)) for _, _, per, idxs, _ in _SEQUENCES}
     out = []
     for kind, top, per, idxs, cost in _SEQUENCES:
         length = len(idxs)
@@ -157,6 +157,15 @@ def _shapes() -> tuple[tuple[str, int, int, tuple[int, ...], float, int, int, tu
 
 
 _SHAPES: Final = _shapes()
+
+
+def counts_code(cnt: Sequence[int]) -> int:
+    """Rank counts as the base-5 number that ``_SHAPES``' windows are cut from."""
+    code = 0
+    for i in _DIGIT_INDEXES:
+        n = cnt[i]
+        code = code * 5 + (n if n < 4 else 4)
+    return code
 
 _Result = tuple[float, tuple[tuple[str, int], ...]]  # cost, the sequences taken (kind, top)
 
@@ -293,10 +302,7 @@ class _Solver:
             return hit
         best_cost = self.rest(cnt, w)
         best_seqs: tuple[tuple[str, int], ...] = ()
-        code = 0
-        for i in _DIGIT_INDEXES:
-            n = cnt[i]
-            code = code * 5 + (n if n < 4 else 4)
+        code = counts_code(cnt)
         for kind, top, per, idxs, seq_cost, div, mod, table in _SHAPES:
             need = table[code // div % mod]
             if need > w:

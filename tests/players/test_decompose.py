@@ -68,7 +68,7 @@ def test_stronger_hand_costs_less() -> None:
 def test_window_tables_say_what_counting_the_window_says() -> None:
     # The solver reads each sequence shape's wilds needed (or 99: not worth taking, or it would
     # break a bomb) from a table over the counts read in base 5; count it out directly instead.
-    from guandan.players.decompose import _DIGIT_INDEXES, _SHAPES
+    from guandan.players.decompose import _SHAPES, counts_code
 
     def counted(cnt: list[int], per: int, idxs: tuple[int, ...]) -> int:
         if any(cnt[i] >= 4 for i in idxs):
@@ -80,9 +80,7 @@ def test_window_tables_say_what_counting_the_window_says() -> None:
     rng = random.Random(5)
     for _ in range(2000):
         cnt = [0, 0] + [rng.choice((0, 0, 1, 1, 2, 2, 3, 4, 5, 8)) for _ in range(13)]
-        code = 0
-        for i in _DIGIT_INDEXES:
-            code = code * 5 + min(cnt[i], 4)
+        code = counts_code(cnt)
         for _kind, _top, per, idxs, _cost, div, mod, table in _SHAPES:
             assert table[code // div % mod] == counted(cnt, per, idxs), (cnt, idxs)
 
