@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import warnings
 from typing import Any
 
 from guandan.players.base import Player, Reason
+from guandan.players.compiled import stale_modules
+
+for _name in stale_modules():
+    warnings.warn(f"guandan/players/{_name}.py was changed after it was compiled, and the compiled module is the "
+                  "one Python runs: install the package again (pip install -e .)", stacklevel=2)
 
 #: name -> "module:Class". A player class takes ``seed`` as keyword argument.
 REGISTRY: dict[str, str] = {

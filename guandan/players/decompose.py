@@ -218,7 +218,7 @@ class _Solver:
             else:
                 total += self.bomb_c[n]
         # Each triple carries the weakest pair left as a full house (weakest pairs come first).
-        return total + sum(pair_costs[triples:])
+        return total + sum(pair_costs[triples:], 0.0)
 
     def groups_parts(self, cnt: Sequence[int]) -> list[Part]:
         """The parts that ``groups_cost`` counts."""
@@ -385,7 +385,7 @@ def decompose(hand: Iterable[Card], level: str) -> Decomposition:
             cnt[v] += 1
     solver = _solver(level)
     jparts = _joker_parts(lj, bj)
-    jcost = sum(p.cost for p in jparts)
+    jcost = sum((p.cost for p in jparts), 0.0)
     base_cost, base_parts = solver.parts(tuple(cnt), w)
     best_cost, best_parts = base_cost, base_parts
     for suit, top, used_w in _straight_flushes(cards, lv, w):

@@ -460,7 +460,7 @@ class Candidate:
     @property
     def win_share(self) -> float:
         """Weighted share of its sampled deals in which the seat's team won, in percent."""
-        total = sum(self.weights)
+        total = sum(self.weights, 0.0)
         return 100.0 * self.wins / total if total else 0.0
 
     def edge_over(self, other: Candidate) -> tuple[float, float]:
@@ -469,12 +469,12 @@ class Candidate:
         d = [a - b for a, b in zip(self.values, other.values, strict=True)]
         w = self.weights
         n = len(d)
-        total = sum(w)
+        total = sum(w, 0.0)
         if n < 2 or total <= 0:
             return 0.0, float("inf")
-        m = sum(wi * x for wi, x in zip(w, d, strict=True)) / total
-        var = sum(wi * (x - m) ** 2 for wi, x in zip(w, d, strict=True)) / total
-        n_eff = total * total / sum(wi * wi for wi in w)
+        m = sum((wi * x for wi, x in zip(w, d, strict=True)), 0.0) / total
+        var = sum((wi * (x - m) ** 2 for wi, x in zip(w, d, strict=True)), 0.0) / total
+        n_eff = total * total / sum((wi * wi for wi in w), 0.0)
         if n_eff <= 1.0:
             return m, float("inf")
         return m, math.sqrt(var / (n_eff - 1.0))
