@@ -11,8 +11,9 @@ from guandan.players.base import Player, Reason
 from guandan.players.compiled import stale_modules
 
 for _name in stale_modules():
-    warnings.warn(f"guandan/players/{_name}.py was changed after it was compiled, and the compiled module is the "
-                  "one Python runs: install the package again (pip install -e .)", stacklevel=2)
+    warnings.warn(f"guandan/players/{_name}.py was changed after it was compiled, and the "
+                  "compiled module is the one Python runs: install the package again "
+                  "(pip install -e .)", stacklevel=2)
 
 #: name -> "module:Class". A player class takes ``seed`` as keyword argument.
 REGISTRY: dict[str, str] = {
