@@ -1,7 +1,7 @@
 """The arena: two players against each other in duplicate, with statistics.
 
 ``guandan arena --players A,B --rules site --hands N --seed S [--mode match|hand] [--out FILE]
-[--workers W]``
+[--workers W] [--samples N] [--first N]``
 
 Duplicate play takes the luck of the deal out of the comparison. The arena plays *deal sets*
 (numbered 1, 2, …); each is played twice, once with A on seats 1 and 3 (team ``13``) and B on
@@ -28,6 +28,10 @@ seeds depend only on its index, so each seating of each deal set is played on it
 and the parent merges the results in index order, stopping where the one-process loop stops: the
 figures and the hand records are the same as with one worker (for players whose choices do not
 depend on the clock, unlike ``search`` with its time budget), only the decision times differ.
+
+``--first N`` starts at deal set N, so a long run can be played in parts that together play
+exactly the deal sets of the whole (``--hands 1000`` then ``--hands 1000 --first 1001``). On a
+terminal a progress bar shows; otherwise (a log, ``nohup``) a line each tenth of the hands.
 
 ``--samples N`` makes every player that searches draw exactly ``N`` sampled deals per decision
 and ignore its clock (``make_player("search", samples=N, budget_ms=None)``). The page's search
@@ -122,6 +126,7 @@ class ArenaResult:
     deal_sets: int = 0
     timing: dict[str, Timing] = field(default_factory=dict)
     samples: int | None = None  # sampled deals per search decision, None: the clock decides
+    first: int = 1  # the index of the first deal set played
 
     def absorb(self, part: ArenaResult) -> None:
         """Add the figures of ``part`` (later deal sets of the same run) to these."""
@@ -144,7 +149,8 @@ class ArenaResult:
             [a - b for a, b in zip(self.a_gain, self.b_gain, strict=True)])
         return {
             "players": [self.a, self.b], "rules": self.rules, "mode": self.mode,
-            "seed": self.seed, "samples": self.samples, "deal_sets": self.deal_sets,
+            "seed": self.seed, "samples": self.samples, "first_deal_set": self.first,
+            "deal_sets": self.deal_sets,
             "hands": self.hands,
             "a_hand_win_rate": self.a_hand_wins / self.hands if self.hands else 0.0,
             "a_hand_win_ci95": [lo, hi],
@@ -161,10 +167,12 @@ class ArenaResult:
     def report(self) -> str:
         j = self.to_json()
         a, b = self.a, self.b
+        sets = f"{self.deal_sets} deal sets"
+        if self.first != 1 and self.deal_sets:
+            sets += f" ({self.first}-{self.first + self.deal_sets - 1})"
         lines = [
             f"arena {a} (A) vs {b} (B), rules {self.rules}, mode {self.mode}, seed {self.seed}: "
-            f"{self.deal_sets} deal sets, {self.hands} hands "
-            f"({self.hands // 2} duplicate hands)",
+            f"{sets}, {self.hands} hands ({self.hands // 2} duplicate hands)",
             f"  hands won by {a}:     {100 * j['a_hand_win_rate']:6.2f}%  "
             f"95% CI [{100 * j['a_hand_win_ci95'][0]:.2f}, {100 * j['a_hand_win_ci95'][1]:.2f}]"
             f"  ({self.a_hand_wins}/{self.hands})",
@@ -267,8 +275,8 @@ def play_deal_set(
 
 
 def _new_result(a: str, b: str, rules: str, mode: str, seed: int,
-                samples: int | None) -> ArenaResult:
-    result = ArenaResult(a, b, rules, mode, seed, samples=samples)
+                samples: int | None, first: int = 1) -> ArenaResult:
+    result = ArenaResult(a, b, rules, mode, seed, samples=samples, first=first)
     result.timing = {a: Timing()} if a == b else {a: Timing(), b: Timing()}
     return result
 
@@ -336,7 +344,7 @@ def _run_workers(
     window = 4 * workers  # tasks submitted and not merged yet
     pending: dict[tuple[int, int], Future[tuple[ArenaResult, str]]] = {}  # in index order
     merged = [0, 0]  # hands merged per seating
-    next_index = 1
+    next_index = result.first
     pool = ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"))
     try:
@@ -356,7 +364,7 @@ def _run_workers(
                 if progress is not None:
                     progress(part.hands)
                 if flip == 1:
-                    result.deal_sets = index
+                    result.deal_sets = index - result.first + 1
                     if min(merged) >= hands:
                         return
             # Submit the next deal sets while the serial loop may still reach them: each seating
@@ -391,13 +399,16 @@ def run_arena(
     progress: Callable[[int], None] | None = None,
     workers: int = 1,
     samples: int | None = None,
+    first: int = 1,
 ) -> ArenaResult:
     """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
 
     ``progress`` is called with the number of hands just played. ``workers`` > 1 plays the deal
     sets in that many processes (players are looked up in ``REGISTRY`` as imported there), with
     the same figures and records as one worker; only the decision times differ. ``samples``
-    makes the players that search draw that many deals per decision, with no clock.
+    makes the players that search draw that many deals per decision, with no clock. ``first``
+    is the index of the first deal set: a long run may be played in parts (deal sets 1-1000,
+    then ``first=1001``), each part playing what the whole run plays there.
     """
     if mode not in ("match", "hand"):
         raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
@@ -406,15 +417,17 @@ def run_arena(
             raise ValueError(f"unknown player {name!r} (known: {', '.join(sorted(REGISTRY))})")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
+    if first < 1:
+        raise ValueError(f"deal sets are numbered from 1, so first cannot be {first}")
     problem = _samples_problem(samples, a, b)
     if problem is not None:
         raise ValueError(problem)
-    result = _new_result(a, b, rules, mode, seed, samples)
+    result = _new_result(a, b, rules, mode, seed, samples, first)
     if workers > 1 and hands > 0:
         _run_workers(result, hands, out, max_hands, progress, workers)
         return result
     per_seating = {0: 0, 1: 0}
-    index = 0
+    index = first - 1
     while min(per_seating.values()) < hands:
         index += 1
         for flip in (0, 1):
@@ -424,8 +437,43 @@ def run_arena(
             per_seating[flip] += n
             if progress is not None:
                 progress(n)
-        result.deal_sets = index
+        result.deal_sets = index - first + 1
     return result
+
+
+class ProgressLines:
+    """Progress for a log (stderr not a terminal, as under ``nohup``): a line each tenth of
+    the hands, with the time so far.
+
+    >>> buf = io.StringIO()
+    >>> p = ProgressLines(20, buf, clock=iter(range(0, 1000, 60)).__next__)
+    >>> for _ in range(5):
+    ...     p(1)
+    >>> p(4)
+    >>> print(buf.getvalue(), end="")
+    arena: 2 of 20 hands (10%), 1.0 min
+    arena: 4 of 20 hands (20%), 2.0 min
+    arena: 9 of 20 hands (45%), 3.0 min
+    """
+
+    def __init__(self, total: int, stream: IO[str],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.total = total
+        self.stream = stream
+        self.clock = clock
+        self.start = clock()
+        self.done = 0
+        self.shown = 0  # tenths shown
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        tenths = 10 * self.done // self.total if self.total else 10
+        if tenths > self.shown:
+            self.shown = tenths
+            minutes = (self.clock() - self.start) / 60
+            self.stream.write(f"arena: {self.done} of {self.total} hands "
+                              f"({100 * self.done // self.total}%), {minutes:.1f} min\n")
+            self.stream.flush()
 
 
 def arena_main(argv: Sequence[str] | None = None) -> int:
@@ -439,6 +487,8 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=200,
                         help="duplicate hands: hands played in each seating (default 200)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--first", type=int, default=1, metavar="N",
+                        help="start at deal set N (default 1), to play a long run in parts")
     parser.add_argument("--mode", choices=("match", "hand"), default="match",
                         help="deal set = a whole match (default) or one hand at a drawn level")
     parser.add_argument("--max-hands", type=int, default=60,
@@ -465,6 +515,10 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     if args.workers < 1:
         print("guandan arena: --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.first < 1:
+        print("guandan arena: --first must be at least 1 (deal sets are numbered from 1)",
+              file=sys.stderr)
+        return 2
     problem = _samples_problem(args.samples, names[0], names[1])
     if problem is not None:
         print(f"guandan arena: --{problem}", file=sys.stderr)
@@ -475,11 +529,13 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
         from tqdm import tqdm  # type: ignore[import-untyped]
         bar = tqdm(total=2 * args.hands, unit="hand", desc=f"{names[0]} vs {names[1]}")
         progress = bar.update
+    elif not args.no_progress:
+        progress = ProgressLines(2 * args.hands, sys.stderr)
     out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
                            mode=args.mode, max_hands=args.max_hands, progress=progress,
-                           workers=args.workers, samples=args.samples)
+                           workers=args.workers, samples=args.samples, first=args.first)
     finally:
         if out is not None:
             out.close()

@@ -113,6 +113,49 @@ def test_workers_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
         run_arena("greedy", "random", hands=1, workers=0)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_in_parts_plays_the_deal_sets_of_the_whole(workers: int) -> None:
+    whole = io.StringIO()
+    w = run_arena("greedy", "random", "site", hands=5, seed=5, out=whole, mode="hand",
+                  workers=workers)
+    parts = []
+    for first, hands in ((1, 2), (3, 3)):
+        out = io.StringIO()
+        r = run_arena("greedy", "random", "site", hands=hands, seed=5, out=out, mode="hand",
+                      workers=workers, first=first)
+        parts.append((r, out.getvalue()))
+    (r1, t1), (r2, t2) = parts
+    assert t1 + t2 == whole.getvalue()
+    assert r1.hands + r2.hands == w.hands == 10
+    assert r1.a_hand_wins + r2.a_hand_wins == w.a_hand_wins
+    assert r1.a_gain + r2.a_gain == w.a_gain and r1.b_gain + r2.b_gain == w.b_gain
+    j = r2.to_json()
+    assert j["first_deal_set"] == 3 and j["deal_sets"] == 3
+    assert "3 deal sets (3-5), 6 hands" in r2.report()
+    assert "deal sets (" not in r1.report() and r1.to_json()["first_deal_set"] == 1
+
+
+def test_first_deal_set_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena_main(["--players", "greedy,random", "--first", "0", "--no-progress"]) == 2
+    assert "--first must be at least 1" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="numbered from 1"):
+        run_arena("greedy", "random", hands=1, first=0)
+
+
+def test_progress_in_a_log_is_a_line_each_tenth(capsys: pytest.CaptureFixture[str]) -> None:
+    # stderr is not a terminal here, as under nohup: no bar, plain lines.
+    assert arena_main(["--players", "greedy,random", "--hands", "5", "--mode", "hand",
+                       "--seed", "2", "--first", "11"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert [x.split(",")[0] for x in lines] == [
+        f"arena: {n} of 10 hands ({10 * n}%)" for n in range(1, 11)]
+    assert "5 deal sets (11-15), 10 hands" in captured.out
+    assert arena_main(["--players", "greedy,random", "--hands", "1", "--mode", "hand",
+                       "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_samples_fix_the_search_and_repeat_with_any_workers() -> None:
     runs = []
     for workers in (1, 2):
