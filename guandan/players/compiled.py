@@ -7,7 +7,6 @@ installed again; ``guandan.players`` warns when that is so.
 
 >>> sorted(compiled_modules()) in ([], ["decompose", "heuristic", "search", "tracker"])
 True
-
 """
 
 from __future__ import annotations

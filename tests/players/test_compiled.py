@@ -33,7 +33,8 @@ def _setup_compiled() -> list[str]:
 
 @pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")
 def test_the_install_compiles_the_modules_setup_names() -> None:
-    assert sorted(compiled_modules()) == sorted(_setup_compiled())
+    assert sorted(compiled_modules()) == sorted(_setup_compiled()), (
+        "not compiled as setup.py says: installed with GUANDAN_PURE=1? then test with it too")
     assert stale_modules() == [], "sources edited after compiling: run pip install -e . again"
 
 
