@@ -458,7 +458,7 @@ class ProgressLines:
 
     def __init__(self, total: int, stream: IO[str],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.total = total
+        self.total = max(1, total)
         self.stream = stream
         self.clock = clock
         self.start = clock()
@@ -467,7 +467,7 @@ class ProgressLines:
 
     def __call__(self, n: int) -> None:
         self.done += n
-        tenths = 10 * self.done // self.total if self.total else 10
+        tenths = 10 * self.done // self.total
         if tenths > self.shown:
             self.shown = tenths
             minutes = (self.clock() - self.start) / 60

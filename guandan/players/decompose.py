@@ -167,6 +167,7 @@ def counts_code(cnt: Sequence[int]) -> int:
         code = code * 5 + (n if n < 4 else 4)
     return code
 
+
 _Result = tuple[float, tuple[tuple[str, int], ...]]  # cost, the sequences taken (kind, top)
 
 
