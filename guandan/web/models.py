@@ -137,11 +137,15 @@ class GameState(BaseModel):
     final_winner: str | None
     ai: str  # the player of seats 2-4
     hint_ai: str  # the player of the hint and seat 1's auto-play
+    #: The game's committed changes: send it back as ``If-Match`` so that a change applies
+    #: only to the game as it was seen (a retried request cannot act twice).
+    version: int = 0
 
 
 class StepOut(BaseModel):
     state: GameState
     event: Event | None
+    played_by: str | None = None  # the player that decided (``state.ai`` unless it failed)
 
 
 class ReadingsOut(BaseModel):
@@ -154,6 +158,16 @@ class HintOut(BaseModel):
     cards: list[str]
     play: PlayOut | None
     reason: dict[str, str]
+    played_by: str | None = None  # the player that decided (``hint_ai`` unless it failed)
+
+
+class HealthOut(BaseModel):
+    """For a load balancer and an operator: the process answers, and how loaded its AI is."""
+
+    ok: bool
+    database: str
+    games_in_memory: int
+    ai: dict[str, object]
 
 
 class ErrorBody(BaseModel):

@@ -19,7 +19,7 @@ from guandan.cards import parse_cards
 from guandan.players import DEFAULT_DIFFICULTY, DIFFICULTY, STRONGEST, make_player
 from guandan.readings import beats, classify
 from guandan.web.server import create_app
-from guandan.web.store import DEFAULT_LEVEL, DIFFICULTY_KEYS, id_hash
+from guandan.web.store import DEFAULT_LEVEL, DIFFICULTY_KEYS, GameNotFound, GameStore, id_hash
 
 Json = dict[str, Any]
 
@@ -54,6 +54,27 @@ def refused(r: Any, status: int, code: str) -> Json:
     assert body["error"]["code"] == code, body
     assert body["error"]["message"]
     return body
+
+
+def game_of(client: TestClient, gid: str) -> Any:
+    """The game as the server's store holds it (the engine's objects, every seat's cards)."""
+    with client.app.state.store.reading(gid) as game:  # type: ignore[attr-defined]
+        return game
+
+
+def raw_save(store: GameStore, gid: str) -> bytes:
+    """A game's save as the store holds it."""
+    with store.transaction(write=False) as tx:
+        row = tx.row(id_hash(gid))
+    assert row is not None
+    return row[1]
+
+
+def put_raw_save(store: GameStore, gid: str, data: bytes) -> None:
+    """Overwrite a game's save (as damage, or a hand editing the database, would)."""
+    with store.transaction(write=True) as tx:
+        tx.q("UPDATE games SET data = ?, version = version + 1 WHERE key = ?",
+             (data, id_hash(gid)))
 
 
 def human_acts(client: TestClient, gid: str) -> Any:
@@ -133,15 +154,15 @@ def test_difficulty_chooses_seats_2_to_4_and_survives_a_restart(data_dir: Path,
     g = new_game(TestClient(app), difficulty=difficulty)
     expected = DIFFICULTY[DIFFICULTY_KEYS[difficulty]]
     assert g["difficulty"] == difficulty and g["ai"] == expected and g["hint_ai"] == STRONGEST
-    game = app.state.store.get(g["id"])
-    for seat in (2, 3, 4):
-        assert type(game.player(seat)) is type(make_player(expected))
-    assert type(game.player(1)) is type(make_player(STRONGEST))
+    with app.state.store.reading(g["id"]) as game:
+        for seat in (2, 3, 4):
+            assert type(make_player(game.player_name(seat))) is type(make_player(expected))
+        assert game.player_name(1) == STRONGEST
     # a new server on the same folder keeps the difficulty
     other = create_app(data_dir, allow_seed=True)
     assert get(TestClient(other), g["id"])["difficulty"] == difficulty
-    again = other.state.store.get(g["id"])
-    assert (again.difficulty, again.ai, again.hint_ai) == (difficulty, expected, STRONGEST)
+    with other.state.store.reading(g["id"]) as again:
+        assert (again.difficulty, again.ai, again.hint_ai) == (difficulty, expected, STRONGEST)
 
 
 def test_difficulty_default_and_the_ai_override(client: TestClient, data_dir: Path) -> None:
@@ -153,10 +174,10 @@ def test_difficulty_default_and_the_ai_override(client: TestClient, data_dir: Pa
     e = new_game(client, difficulty="easy")
     assert (e["difficulty"], e["ai"], e["hint_ai"]) == ("easy", "greedy", "greedy")
     # an old save without a difficulty loads as the default
-    path = client.app.state.store.path(e["id"])  # type: ignore[attr-defined]
-    data = json.loads(path.read_text(encoding="utf-8"))
+    store = client.app.state.store  # type: ignore[attr-defined]
+    data = json.loads(raw_save(store, e["id"]))
     del data["difficulty"]
-    path.write_text(json.dumps(data), encoding="utf-8")
+    put_raw_save(store, e["id"], json.dumps(data).encode())
     other = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     assert get(other, e["id"])["difficulty"] == DEFAULT_LEVEL
 
@@ -164,7 +185,7 @@ def test_difficulty_default_and_the_ai_override(client: TestClient, data_dir: Pa
 def test_bad_difficulty_is_refused_and_no_game_made(client: TestClient, data_dir: Path) -> None:
     for bad in ("expert", "어려움", "", 3, "HARD"):
         refused(client.post("/api/games", json={"difficulty": bad}), 422, "bad_request")
-    assert not list((data_dir / "games").glob("*.json"))
+    assert client.app.state.store.count() == 0  # type: ignore[attr-defined]
 
 
 def test_unknown_and_forged_ids(client: TestClient) -> None:
@@ -180,7 +201,7 @@ def test_unknown_and_forged_ids(client: TestClient) -> None:
 
 def test_only_own_cards_are_sent(client: TestClient) -> None:
     g = new_game(client)
-    game = client.app.state.store.get(g["id"])  # type: ignore[attr-defined]
+    game = game_of(client, g["id"])
     hands = game.match.hands
     text = json.dumps(get(client, g["id"]))
     assert Counter(g["hand"]) == Counter(c.notation for c in hands[1])
@@ -225,8 +246,9 @@ def test_play_pass_and_turns(client: TestClient, data_dir: Path) -> None:
     out = r.json()
     assert out["event"]["seat"] == 2 and out["event"]["kind"] in ("play", "pass")
     assert len(out["state"]["history"]) == 2
-    # Saved after every change.
-    assert (data_dir / "games" / f"{id_hash(gid)}.json").exists()
+    # Saved after every change (committed before the answer).
+    saved = json.loads(raw_save(client.app.state.store, gid))  # type: ignore[attr-defined]
+    assert len(saved["match"]["actions"]) == 2 and out["state"]["version"] == 2
 
 
 def test_refusals_say_why_and_change_nothing(client: TestClient) -> None:
@@ -323,7 +345,7 @@ def test_readings_with_several_legal(client: TestClient) -> None:
     """A selection read several ways lists every legal reading, strongest first."""
     g = new_game(client, team_levels={"13": "7", "24": "7"}, level_team="13", seed=5)
     gid = g["id"]
-    game = client.app.state.store.get(gid)  # type: ignore[attr-defined]
+    game = game_of(client, gid)
     hand = game.match.hands[1]
     # Any five of seat 1's cards read in more than one way make the case.
     from itertools import combinations
@@ -475,26 +497,28 @@ def test_restart_brings_back_the_game(client: TestClient, data_dir: Path) -> Non
 def test_corrupt_save_is_a_clear_error(client: TestClient, data_dir: Path) -> None:
     g = new_game(client)
     ok = new_game(client)
-    path = data_dir / "games" / f"{id_hash(g['id'])}.json"
-    path.write_text("{ not json", encoding="utf-8")
+    store = client.app.state.store  # type: ignore[attr-defined]
+    put_raw_save(store, g["id"], b"{ not json")
     other = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     refused(other.get(f"/api/games/{g['id']}"), 409, "corrupt_save")
     refused(other.post(f"/api/games/{g['id']}/play", json={"cards": ["S3"]}), 409,
             "corrupt_save")
     assert get(other, ok["id"])["id"] == ok["id"]  # the server goes on
     # A save edited by hand (an impossible action) is refused the same way.
-    data = json.loads((data_dir / "games" / f"{id_hash(ok['id'])}.json").read_text())
+    data = json.loads(raw_save(store, ok["id"]))
     data["match"]["actions"] = [[1, "play", "BJ BJ BJ", "triple", "BJ"]]
-    (data_dir / "games" / f"{id_hash(ok['id'])}.json").write_text(json.dumps(data))
+    put_raw_save(store, ok["id"], json.dumps(data).encode())
     third = TestClient(create_app(data_dir, ai="greedy", allow_seed=True))
     refused(third.get(f"/api/games/{ok['id']}"), 409, "corrupt_save")
 
 
 def test_save_names_do_not_reveal_ids(client: TestClient, data_dir: Path) -> None:
     g = new_game(client)
-    names = [p.name for p in (data_dir / "games").iterdir()]
-    assert names and all(g["id"] not in n for n in names)
-    assert g["id"] not in (data_dir / "games" / names[0]).read_text()
+    human_acts(client, g["id"])
+    client.app.state.store.close()  # type: ignore[attr-defined]
+    files = list(data_dir.iterdir())
+    assert files and all(g["id"] not in p.name for p in files)
+    assert all(g["id"].encode() not in p.read_bytes() for p in files)
 
 
 def test_delete(client: TestClient) -> None:
@@ -591,7 +615,7 @@ def test_games_beyond_memory_wait_on_disk(data_dir: Path) -> None:
     app.state.store.keep = 2
     c = TestClient(app)
     games = [new_game(c, seed=i) for i in range(4)]
-    assert len(app.state.store._games) == 2
+    assert app.state.store.cached() == 2
     for g in games:  # the forgotten ones come back from their saves
         assert get(c, g["id"]) == g
 
@@ -652,11 +676,13 @@ def test_a_deleted_game_is_not_written_back_by_a_late_save(tmp_path: Path) -> No
     app = create_app(tmp_path, ai="greedy")
     client = TestClient(app)
     gid = client.post("/api/games", json={}).json()["id"]
-    game = app.state.store.get(gid)
+    with app.state.store.reading(gid) as game:
+        version = game.version
     assert client.delete(f"/api/games/{gid}").status_code == 204
-    app.state.store.save(game)  # what a late AI step would do
+    with pytest.raises(GameNotFound), app.state.store.changing(gid, expect=version):
+        pass  # what a late AI step would do
     assert client.get(f"/api/games/{gid}").status_code == 404
-    assert not any(tmp_path.rglob("*.json"))
+    assert app.state.store.count() == 0
 
 
 def test_a_large_body_is_refused_before_it_is_read(tmp_path: Path) -> None:

@@ -1,0 +1,198 @@
+"""Playing: a new game, its state, the person's actions, the AI's steps and hints.
+
+Every change runs in ``ChangeGame`` (or ``deps.changing``): the game as committed, locked,
+changed, committed, and only then answered; a refused request changes nothing. The AI thinks
+outside any lock (``AIPool.decide``), on the game as it was read; its action is then applied
+only if the game is still at that version (else 409 ``changed``: step again).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import Response
+
+from guandan.cards import Card
+from guandan.match import PASS, Match
+from guandan.readings import Reading
+from guandan.web import views
+from guandan.web.deps import (
+    AIDep,
+    ChangeGame,
+    ExpectDep,
+    ReadGame,
+    StoreDep,
+    changing,
+    held,
+    reading,
+    state_of,
+)
+from guandan.web.models import (
+    CardsIn,
+    Event,
+    GameState,
+    HintOut,
+    NewGameIn,
+    PlayIn,
+    ReadingsOut,
+    ReturnIn,
+    StepIn,
+    StepOut,
+)
+from guandan.web.store import DEFAULT_LEVEL, Changed, Game, new_id
+from guandan.web.views import HUMAN, Refusal
+
+router = APIRouter(prefix="/api/games")
+
+
+def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None = None,
+              level_team: str | None = None, match_number: int = 1,
+              a_tries: dict[str, int] | None = None) -> Match:
+    kwargs: dict[str, Any] = {"match_number": match_number}
+    if a_tries is not None:
+        kwargs["a_tries"] = {"13": 0, "24": 0} | a_tries
+    if team_levels is not None:
+        kwargs["team_levels"] = dict(team_levels)
+    if level_team is not None:
+        kwargs["level_team"] = level_team
+    return Match(preset, seed=secrets.randbits(48) if seed is None else seed, **kwargs)
+
+
+@router.post("", status_code=201)
+async def create_game(body: NewGameIn, request: Request, store: StoreDep) -> GameState:
+    if body.seed is not None and not request.app.state.allow_seed:
+        raise Refusal("seed_not_allowed", "this server deals its own cards: a new game "
+                      "cannot choose its seed (start the server with --allow-seed)",
+                      status=403)
+    try:
+        match = new_match(body.preset, body.seed,
+                          {str(k): str(v) for k, v in body.team_levels.items()}
+                          if body.team_levels else None,
+                          body.level_team,
+                          a_tries={str(k): v for k, v in body.a_tries.items()}
+                          if body.a_tries else None)
+    except (ValueError, TypeError) as e:
+        raise Refusal("bad_request", str(e), status=422) from None
+    game = Game(id=new_id(), preset=body.preset, match=match,
+                difficulty=body.difficulty or DEFAULT_LEVEL)
+    client = request.client.host if request.client else ""
+    game = await run_in_threadpool(store.create, game, client)
+    return state_of(game)
+
+
+@router.get("/{game_id}")
+async def get_game(game: ReadGame) -> GameState:
+    return state_of(game)
+
+
+@router.delete("/{game_id}", status_code=204)
+async def delete_game(game_id: str, store: StoreDep) -> Response:
+    async with held(store, game_id):  # an AI step finishing now cannot save the game again
+        await run_in_threadpool(store.delete, game_id, False)
+    return Response(status_code=204)
+
+
+@router.post("/{game_id}/play")
+async def play(game: ChangeGame, body: PlayIn) -> GameState:
+    obs = views.check_turn(game, "play")
+    cards = views.parse_input_cards(body.cards)
+    reading_ = views.choose_play(obs, cards, body.kind, body.rank)
+    views.apply(game.match, reading_)
+    return state_of(game)
+
+
+@router.post("/{game_id}/pass")
+async def pass_turn(game: ChangeGame) -> GameState:
+    obs = views.check_turn(game, "play")
+    views.check_pass(obs)
+    views.apply(game.match, PASS)
+    return state_of(game)
+
+
+@router.post("/{game_id}/return")
+async def return_card(game: ChangeGame, body: ReturnIn) -> GameState:
+    obs = views.check_turn(game, "return")
+    card = views.check_return(obs, body.card)
+    views.apply(game.match, card)
+    return state_of(game)
+
+
+@router.post("/{game_id}/readings")
+async def readings(game: ReadGame, body: CardsIn) -> ReadingsOut:
+    obs = views.own_observation(game)
+    cards = views.parse_input_cards(body.cards)
+    views.check_held(obs, cards)
+    all_, legal = views.readings_of(obs, cards)
+    return ReadingsOut(readings=[views.play_out(r) for r in all_],
+                       legal=[views.play_out(r) for r in legal])
+
+
+@router.post("/{game_id}/hint")
+async def hint(game_id: str, store: StoreDep, ai: AIDep) -> HintOut:
+    """The AI's choice for seat 1 with its reason; nothing is played."""
+    async with reading(store, game_id) as game:
+        if game.match.to_act != HUMAN or views.pending_result(game) is not None:
+            raise Refusal("not_your_turn", "a hint is given on your turn",
+                          seat=game.match.to_act)
+        obs = game.match.observation(HUMAN)
+        name = game.player_name(HUMAN)
+    d = await ai.decide(name, HUMAN, obs)
+    why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
+    if d.action is PASS:
+        return HintOut(kind="pass", cards=[], play=None, reason=why, played_by=d.played_by)
+    if isinstance(d.action, Card):
+        return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
+                       played_by=d.played_by)
+    p = views.play_out(d.action)  # type: ignore[arg-type]
+    return HintOut(kind="play", cards=p.cards, play=p, reason=why, played_by=d.played_by)
+
+
+@router.post("/{game_id}/step")
+async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
+               body: StepIn | None = None) -> StepOut:
+    """One action by the seat to act: an AI seat, or seat 1 when auto-play is on."""
+    auto = body.auto if body is not None else False
+    async with reading(store, game_id) as game:
+        if expect is not None and game.version != expect:
+            raise Changed(f"the game is at version {game.version}, not {expect}")
+        if views.pending_result(game) is not None:
+            raise Refusal("result_pending", "the result of the hand is shown: continue first")
+        seat = game.match.to_act
+        if seat is None:
+            raise Refusal("match_over", "the match is over: start a new one")
+        if seat == HUMAN and not auto:
+            raise Refusal("your_turn", "it is your turn")
+        obs = game.match.observation(seat)
+        version = game.version
+        name = game.player_name(seat)
+    d = await ai.decide(name, seat, obs)  # no lock held: the game stays readable
+    async with changing(store, game_id, expect=version) as game:
+        m = game.match
+        hand_before = m.hand_number
+        views.apply(m, d.action)
+        state = state_of(game)
+    event = None
+    if m.hand_number == hand_before and state.history:
+        event = state.history[-1]
+    elif isinstance(d.action, Reading):
+        event = Event(kind="play", seat=seat, play=views.play_out(d.action))
+    return StepOut(state=state, event=event, played_by=d.played_by)
+
+
+@router.post("/{game_id}/next")
+async def next_hand(game: ChangeGame) -> GameState:
+    """다시 하기: past the shown result, on to the next hand (after a final victory, a new
+    match under the same preset)."""
+    pending = views.pending_result(game)
+    if pending is None and game.match.to_act is not None:
+        raise Refusal("no_result", "the hand is not over")
+    if pending is not None:
+        game.seen_results = len(game.match.results)
+    if game.match.to_act is None:
+        game.match = new_match(game.preset, None, match_number=game.match_number + 1)
+        game.match_number += 1
+        game.seen_results = 0
+    return state_of(game)

@@ -1,0 +1,30 @@
+"""A match's results, and its finished hands as ``guandan-hand/1`` JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+
+from guandan.web import views
+from guandan.web.deps import ReadGame
+from guandan.web.models import RecordsOut
+
+router = APIRouter(prefix="/api/games/{game_id}")
+
+
+@router.get("/records")
+async def records(game: ReadGame) -> RecordsOut:
+    return RecordsOut(preset=game.preset, match_number=game.match_number,
+                      results=views.hand_results(game), hands=len(game.match.records))
+
+
+@router.get("/export")
+async def export(game: ReadGame) -> Response:
+    lines = [json.dumps(r, ensure_ascii=False) for r in game.match.records]
+    name = f"guandan-match{game.match_number}-{time.strftime('%Y%m%d')}.jsonl"
+    return Response("\n".join(lines) + ("\n" if lines else ""),
+                    media_type="application/x-ndjson",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
