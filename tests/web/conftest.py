@@ -35,8 +35,10 @@ def free_port() -> int:
 class Server:
     """``guandan serve`` in a subprocess; ``restart()`` stops it and starts it again."""
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, port: int | None = None,
+                 args: tuple[str, ...] = ()) -> None:
         self.data_dir = data_dir
+        self.args = args  # more arguments of guandan serve
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -45,7 +47,8 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "guandan", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--data-dir", str(self.data_dir), "--ai", "greedy", "--allow-seed"],
+             str(self.port), "--data-dir", str(self.data_dir), "--ai", "greedy", "--allow-seed",
+             *self.args],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -79,6 +82,12 @@ class Server:
 @pytest.fixture
 def make_server() -> type[Server]:
     """The ``Server`` class, for a test that needs a server of its own."""
+    return Server
+
+
+@pytest.fixture(scope="session")
+def make_server_cls() -> type[Server]:
+    """``Server``, for a module-scoped server of a test module's own."""
     return Server
 
 

@@ -1,0 +1,213 @@
+"""Many players at once against a real ``guandan serve``: the AI's answer time under load.
+
+Each simulated person plays their own game at the page's pace: the AI seats act one per
+``POST /step``, each asked 0.9 s after the last answer (the page's ``AI_PACE``), and the person
+acts 1 s after their turn comes (the lowest single when leading, else a pass: no AI is asked
+for them). For 50 and 200 games at once it measures, for ``--seconds`` each:
+
+- the person's action round trip (``/play``, ``/pass``, ``/return``), p50/p95/p99;
+- the AI's move round trip (``/step``, the thinking included), p50/p95/p99: the goal is
+  p95 ≤ 1.5 s at 200 games;
+- the memory of the server and its AI workers (the largest sum of their RSS seen);
+- the search's thinking budget the server gave its decisions (``/api/health``, when the
+  server has it), which says how strong the AI played at that load (see the README).
+
+``--cwd`` runs the server of another checkout (the code before a change), so the figures
+before and after come from the same script:
+
+    .venv/bin/python bench/web_load.py --games 50,200 --seconds 60 [--cwd /tmp/before]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+AI_PACE = 0.9  # the page's pause before asking for the next AI move (static/state.js)
+THINK = 1.0  # the person's pause before acting
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    k = max(0, min(len(xs) - 1, round(p / 100 * (len(xs) - 1))))
+    return xs[k]
+
+
+def summary(xs: list[float]) -> dict[str, float]:
+    if not xs:
+        return {"n": 0}
+    return {"n": len(xs), "p50": round(statistics.median(xs), 1), "p95": round(pct(xs, 95), 1),
+            "p99": round(pct(xs, 99), 1), "max": round(max(xs), 1)}
+
+
+def tree_rss_mb(pid: int) -> float:
+    """The resident memory of ``pid`` and its descendants (MB), from /proc."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d.name))
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        todo.extend(children.get(p, []))
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return round(total / 1024, 1)
+
+
+def start_server(cwd: Path, data: str, args: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = ROOT / "bench" / "out" / "web_load_server.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, PYTHONPATH=str(cwd))
+    proc = subprocess.Popen([sys.executable, "-m", "guandan", "serve", "--port", str(port),
+                             "--data-dir", data, *args], cwd=cwd, env=env,
+                            stdout=log.open("a"), stderr=subprocess.STDOUT)
+    for _ in range(300):
+        try:
+            httpx.get(url + "/api/catalogs/ko", timeout=1)
+            return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+async def person(client: httpx.AsyncClient, until: float, actions: list[float],
+                 moves: list[float], errors: list[str]) -> None:
+    await asyncio.sleep(random.random() * AI_PACE)  # the people did not all come at once
+    r = await client.post("/api/games", json={})
+    if r.status_code != 201:
+        errors.append(f"new game {r.status_code}")
+        return
+    state = r.json()
+    gid = state["id"]
+    while time.perf_counter() < until:
+        if state["result"]:
+            await asyncio.sleep(THINK)
+            state = (await client.post(f"/api/games/{gid}/next")).json()
+            continue
+        if state["to_act"] is None:
+            break
+        if state["to_act"] == 1:
+            await asyncio.sleep(THINK)
+            t0 = time.perf_counter()
+            if state["returnable"]:
+                r = await client.post(f"/api/games/{gid}/return",
+                                      json={"card": state["returnable"][-1]})
+            elif state["can_pass"]:
+                r = await client.post(f"/api/games/{gid}/pass")
+            else:
+                r = await client.post(f"/api/games/{gid}/play", json={"cards": [state["hand"][-1]]})
+            actions.append((time.perf_counter() - t0) * 1000)
+        else:
+            await asyncio.sleep(AI_PACE)
+            t0 = time.perf_counter()
+            r = await client.post(f"/api/games/{gid}/step", json={})
+            moves.append((time.perf_counter() - t0) * 1000)
+        if r.status_code != 200:
+            errors.append(f"{r.status_code} {r.text[:80]}")
+            state = (await client.get(f"/api/games/{gid}")).json()
+            continue
+        body = r.json()
+        state = body.get("state", body)
+    await client.delete(f"/api/games/{gid}")
+
+
+async def watch(url: str, pid: int, until: float, mem: list[float],
+                budgets: list[float]) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=10) as c:
+        while time.perf_counter() < until:
+            await asyncio.sleep(2.0)
+            mem.append(tree_rss_mb(pid))
+            try:
+                r = await c.get("/api/health")
+                if r.status_code == 200 and r.json()["ai"]["recent_budget_ms"] is not None:
+                    budgets.append(float(r.json()["ai"]["recent_budget_ms"]))
+            except (httpx.HTTPError, KeyError, ValueError):
+                pass
+
+
+async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]:
+    actions: list[float] = []
+    moves: list[float] = []
+    errors: list[str] = []
+    mem: list[float] = []
+    budgets: list[float] = []
+    limits = httpx.Limits(max_connections=games + 8, max_keepalive_connections=games + 8)
+    until = time.perf_counter() + seconds
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+        await asyncio.gather(watch(url, pid, until, mem, budgets),
+                             *(person(client, until, actions, moves, errors)
+                               for _ in range(games)))
+    return {"games": games, "seconds": seconds, "action_ms": summary(actions),
+            "ai_move_ms": summary(moves), "max_rss_mb": max(mem) if mem else None,
+            "search_budget_ms": summary(budgets), "errors": len(errors),
+            "first_errors": errors[:5]}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", default="50,200", help="loads to measure (games at once)")
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--ai-workers", type=int, default=2)
+    ap.add_argument("--cwd", default=str(ROOT), help="the checkout whose server is measured")
+    ap.add_argument("--server-args", default="",
+                    help="more arguments of guandan serve (e.g. --max-games-per-client 1000)")
+    ap.add_argument("--label", default="after")
+    ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "web_load.json"))
+    args = ap.parse_args()
+    out: dict[str, Any] = {"label": args.label, "cwd": args.cwd, "ai_workers": args.ai_workers,
+                           "load_average_before": list(os.getloadavg()), "runs": []}
+    for games in (int(g) for g in args.games.split(",")):
+        with tempfile.TemporaryDirectory() as data:
+            proc, url = start_server(Path(args.cwd), data,
+                                     ["--ai-workers", str(args.ai_workers),
+                                      *args.server_args.split()])
+            try:
+                run = asyncio.run(load(url, proc.pid, games, args.seconds))
+            finally:
+                proc.terminate()
+                proc.wait(20)
+        print(json.dumps(run, ensure_ascii=False), flush=True)
+        out["runs"].append(run)
+    path = Path(args.out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = json.loads(path.read_text()) if path.exists() else {}
+    old[args.label] = out
+    path.write_text(json.dumps(old, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
