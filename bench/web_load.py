@@ -106,7 +106,11 @@ def start_server(cwd: Path, data: str, args: list[str]) -> tuple[subprocess.Pope
 async def person(client: httpx.AsyncClient, until: float, actions: list[float],
                  moves: list[float], errors: list[str]) -> None:
     await asyncio.sleep(random.random() * AI_PACE)  # the people did not all come at once
-    r = await client.post("/api/games", json={})
+    try:
+        r = await client.post("/api/games", json={})
+    except httpx.HTTPError as e:
+        errors.append(f"new game {type(e).__name__}")
+        return
     if r.status_code != 201:
         errors.append(f"new game {r.status_code}")
         return
@@ -119,28 +123,35 @@ async def person(client: httpx.AsyncClient, until: float, actions: list[float],
             continue
         if state["to_act"] is None:
             break
+        # A change names the version it was decided on (the server's If-Match, where it has
+        # one): a request retried after a lost answer cannot act twice.
+        headers = {"If-Match": str(state["version"])} if "version" in state else {}
         if state["to_act"] == 1:
             await asyncio.sleep(THINK)
-            t0 = time.perf_counter()
             if state["returnable"]:
-                r = await client.post(f"/api/games/{gid}/return",
-                                      json={"card": state["returnable"][-1]})
+                path, body = "/return", {"card": state["returnable"][-1]}
             elif state["can_pass"]:
-                r = await client.post(f"/api/games/{gid}/pass")
+                path, body = "/pass", None
             else:
-                r = await client.post(f"/api/games/{gid}/play", json={"cards": [state["hand"][-1]]})
-            actions.append((time.perf_counter() - t0) * 1000)
+                path, body = "/play", {"cards": [state["hand"][-1]]}
+            times = actions
         else:
             await asyncio.sleep(AI_PACE)
-            t0 = time.perf_counter()
-            r = await client.post(f"/api/games/{gid}/step", json={})
-            moves.append((time.perf_counter() - t0) * 1000)
+            path, body, times = "/step", {}, moves
+        t0 = time.perf_counter()
+        try:
+            r = await client.post(f"/api/games/{gid}{path}", json=body, headers=headers)
+        except httpx.HTTPError as e:
+            errors.append(f"{path} {type(e).__name__}")
+            state = (await client.get(f"/api/games/{gid}")).json()
+            continue
+        times.append((time.perf_counter() - t0) * 1000)
         if r.status_code != 200:
             errors.append(f"{r.status_code} {r.text[:80]}")
             state = (await client.get(f"/api/games/{gid}")).json()
             continue
-        body = r.json()
-        state = body.get("state", body)
+        out = r.json()
+        state = out.get("state", out)
     await client.delete(f"/api/games/{gid}")
 
 

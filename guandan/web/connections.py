@@ -4,8 +4,8 @@ an idle connection is kept, and how many are served at once.
 uvicorn's keep-alive timer stops at the first byte a client sends, so a client that sends its
 head a byte at a time, or connects and sends nothing, would hold a connection (and a file
 handle) for ever. ``guarded_protocol`` adds a timer that only a complete request head stops:
-armed when the connection opens and after each response, it closes the connection when the
-next head has not arrived in time. The body has its own clock (``middleware.BodyGuard``).
+armed when the connection opens (``HEADER_TIMEOUT``) and after each response (the keep-alive
+time more), it closes the connection when the next head has not arrived in time. The body has its own clock (``middleware.BodyGuard``).
 """
 
 from __future__ import annotations
@@ -18,17 +18,18 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 #: The longest a request's head (its line and headers) may take to arrive (s).
 HEADER_TIMEOUT = 10.0
-#: How long an idle kept-alive connection stays open (s).
-KEEP_ALIVE = 5.0
+#: How long an idle kept-alive connection stays open (s): longer than a person's pause
+#: between two requests, so the page rarely races a closing connection.
+KEEP_ALIVE = 20.0
 
 
 class _Guarded(H11Protocol):
     header_timeout = HEADER_TIMEOUT
     _head_timer: asyncio.TimerHandle | None = None
 
-    def _arm(self) -> None:
+    def _arm(self, idle: float = 0.0) -> None:
         self._disarm()
-        self._head_timer = self.loop.call_later(self.header_timeout, self._head_too_slow)
+        self._head_timer = self.loop.call_later(idle + self.header_timeout, self._head_too_slow)
 
     def _disarm(self) -> None:
         if self._head_timer is not None:
@@ -52,7 +53,8 @@ class _Guarded(H11Protocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing():
-            self._arm()  # the next request's head must come in time too
+            # The next request's head must come in time too, after the keep-alive idle time.
+            self._arm(idle=self.timeout_keep_alive)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -73,8 +75,9 @@ def connection_limit() -> int:
     return max(16, min(2000, soft // 2 - 32))
 
 
-def uvicorn_settings(header_timeout: float = HEADER_TIMEOUT) -> dict[str, Any]:
+def uvicorn_settings(header_timeout: float = HEADER_TIMEOUT,
+                     keep_alive: float = KEEP_ALIVE) -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.run`` that bound the connections."""
-    return {"http": guarded_protocol(header_timeout), "timeout_keep_alive": KEEP_ALIVE,
+    return {"http": guarded_protocol(header_timeout), "timeout_keep_alive": keep_alive,
             "limit_concurrency": connection_limit(), "backlog": 512,
             "proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}

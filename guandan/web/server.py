@@ -111,7 +111,7 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
         else f"{data_dir}"
     print(f"관단 Guandan: open http://{shown}:{args.port}/  (saves in {where})", flush=True)
     uvicorn.run(app, host=host, port=args.port, log_level="warning",
-                **connections.uvicorn_settings(args.header_timeout))
+                **connections.uvicorn_settings(args.header_timeout, args.keep_alive))
     return 0
 
 
@@ -147,5 +147,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--header-timeout", type=float, default=connections.HEADER_TIMEOUT,
                         help="seconds a request's head may take to arrive "
                              f"(default {connections.HEADER_TIMEOUT:g})")
+    parser.add_argument("--keep-alive", type=float, default=connections.KEEP_ALIVE,
+                        help="seconds an idle connection is kept open after an answer "
+                             f"(default {connections.KEEP_ALIVE:g})")
     parser.add_argument("--allow-seed", action="store_true",
                         help="let a new game choose its seed (tests; the seed decides the deals)")

@@ -1,5 +1,5 @@
 """Connections that never finish their request, on raw sockets to a real ``guandan serve``
-(``--header-timeout 1``): a head sent a byte at a time, a connection that sends nothing, one
+(``--header-timeout 1 --keep-alive 2``): a head sent a byte at a time, a connection that sends nothing, one
 left idle after an answer; all are closed in time while the server answers others."""
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ from typing import Any
 import httpx
 import pytest
 
+KEEP_ALIVE = 2.0
+
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory, make_server_cls: Any) -> Iterator[Any]:
     s = make_server_cls(tmp_path_factory.mktemp("conn"),
-                        args=("--ai-workers", "0", "--header-timeout", "1"))
+                        args=("--ai-workers", "0", "--header-timeout", "1",
+                              "--keep-alive", str(KEEP_ALIVE)))
     s.start()
     yield s
     s.stop()
@@ -66,10 +69,11 @@ def test_silent_and_idle_connections_are_closed(live: Any) -> None:
     finally:
         for s in socks:
             s.close()
-    # After an answer, a kept-alive connection that sends nothing more is closed too.
+    # After an answer, a kept-alive connection that sends its next head a byte at a time is
+    # closed too (the keep-alive time, then the head's).
     with socket.create_connection(("127.0.0.1", live.port)) as s:
         s.sendall(b"GET /api/catalogs/ko HTTP/1.1\r\nHost: x\r\n\r\n")
         s.settimeout(5)
         assert s.recv(100).startswith(b"HTTP/1.1 200")
-        took = closed_within(s, 8)
-        assert took is not None and took < 7, took
+        took = closed_within(s, KEEP_ALIVE + 6, trickle=b"GET / HTTP/1.1\r\n" + b"X" * 200)
+        assert took is not None and took < KEEP_ALIVE + 4, took
