@@ -87,15 +87,13 @@ def think(name: str, seat: int, obs: Observation, budget_ms: float,
 def _watch_parent(parent: int) -> None:
     while True:
         time.sleep(0.5)
-        if os.getppid() != parent:  # the server is gone: so is this worker
+        if os.getppid() != parent:  # the parent is gone: so is this process
             os._exit(0)
 
 
-def _worker_start(parent: int) -> None:
-    """A worker's start: a lower CPU priority (people's requests first), and its end with
-    the server's (``PR_SET_PDEATHSIG`` where Linux has it, and a watch of the parent)."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.nice(10)
+def end_with_parent(parent: int) -> None:
+    """End this process when ``parent`` (the process that started it) dies, even by kill -9:
+    ``PR_SET_PDEATHSIG`` where Linux has it, and a thread watching the parent's pid."""
     with contextlib.suppress(Exception):
         import ctypes
         import signal
@@ -105,6 +103,14 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     if os.getppid() != parent:
         os._exit(0)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's start: a lower CPU priority (people's requests first), and its end with
+    the server's."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    end_with_parent(parent)
 
 
 # -- in the server -------------------------------------------------------------------------------

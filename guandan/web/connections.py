@@ -3,14 +3,16 @@ an idle connection is kept, and how many are served at once.
 
 uvicorn's keep-alive timer stops at the first byte a client sends, so a client that sends its
 head a byte at a time, or connects and sends nothing, would hold a connection (and a file
-handle) for ever. ``guarded_protocol`` adds a timer that only a complete request head stops:
+handle) for ever. ``GuardedH11Protocol`` adds a timer that only a complete request head stops:
 armed when the connection opens (``HEADER_TIMEOUT``) and after each response (the keep-alive
-time more), it closes the connection when the next head has not arrived in time. The body has its own clock (``middleware.BodyGuard``).
+time more), it closes the connection when the next head has not arrived in time. The body
+has its own clock (``middleware.BodyGuard``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import resource
 from typing import Any
 
@@ -23,9 +25,15 @@ HEADER_TIMEOUT = 10.0
 KEEP_ALIVE = 20.0
 
 
-class _Guarded(H11Protocol):
-    header_timeout = HEADER_TIMEOUT
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a timeout on each request's head (``GUANDAN_HEADER_TIMEOUT``
+    in the environment, so that every server process of ``--processes`` has it)."""
+
     _head_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def header_timeout(self) -> float:
+        return float(os.environ.get("GUANDAN_HEADER_TIMEOUT", HEADER_TIMEOUT))
 
     def _arm(self, idle: float = 0.0) -> None:
         self._disarm()
@@ -61,11 +69,6 @@ class _Guarded(H11Protocol):
         super().connection_lost(exc)
 
 
-def guarded_protocol(header_timeout: float = HEADER_TIMEOUT) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol with a timeout on each request's head."""
-    return type("GuardedH11Protocol", (_Guarded,), {"header_timeout": header_timeout})
-
-
 def connection_limit() -> int:
     """Connections served at once: well below the process's file handles, so that saving a
     game always finds one (uvicorn answers 503 beyond it)."""
@@ -78,6 +81,7 @@ def connection_limit() -> int:
 def uvicorn_settings(header_timeout: float = HEADER_TIMEOUT,
                      keep_alive: float = KEEP_ALIVE) -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.run`` that bound the connections."""
-    return {"http": guarded_protocol(header_timeout), "timeout_keep_alive": keep_alive,
+    os.environ["GUANDAN_HEADER_TIMEOUT"] = str(header_timeout)
+    return {"http": GuardedH11Protocol, "timeout_keep_alive": keep_alive,
             "limit_concurrency": connection_limit(), "backlog": 512,
             "proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}

@@ -65,9 +65,13 @@ async def held(store: GameStore, game_id: str) -> AsyncIterator[None]:
 
 @asynccontextmanager
 async def reading(store: GameStore, game_id: str) -> AsyncIterator[Game]:
-    async with held(store, game_id), \
-            contextmanager_in_threadpool(store.reading(game_id, lock=False)) as game:
-        yield game
+    async with held(store, game_id):
+        if store.inline_reads:  # a read that never waits (SQLite's WAL): no thread needed
+            with store.reading(game_id, lock=False) as game:
+                yield game
+        else:
+            async with contextmanager_in_threadpool(store.reading(game_id, lock=False)) as game:
+                yield game
 
 
 @asynccontextmanager

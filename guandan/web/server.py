@@ -15,6 +15,7 @@ checked by the engine. The application is put together here from its parts:
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -26,7 +27,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
 from guandan.web import connections, errors
-from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool
+from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool, end_with_parent
 from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
 from guandan.web.routers import games, pages, records
 from guandan.web.routers.games import new_match
@@ -85,6 +86,20 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     return app
 
 
+#: ``--processes``: each server process builds its application from this variable.
+ENV_SETTINGS = "GUANDAN_SERVE_SETTINGS"
+
+
+def app_from_environment() -> FastAPI:
+    """The application of one of several server processes (uvicorn's ``workers``): the
+    settings come from ``GUANDAN_SERVE_SETTINGS``; the process ends with its supervisor."""
+    end_with_parent(os.getppid())
+    s = json.loads(os.environ[ENV_SETTINGS])
+    return create_app(s["data_dir"], ai=s["ai"], ai_workers=s["ai_workers"],
+                      allow_seed=s["allow_seed"], database=s["database"],
+                      limits=Limits(**s["limits"]), ai_target_s=s["ai_target"])
+
+
 def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
     """``guandan serve [--host H] [--port P] [--data-dir D] [--database URL] …``."""
     if not isinstance(args, argparse.Namespace):
@@ -105,13 +120,22 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
                          database=args.database, limits=limits, ai_target_s=args.ai_target)
     except ValueError as e:
         raise SystemExit(f"guandan serve: {e}") from None
+    settings = connections.uvicorn_settings(args.header_timeout, args.keep_alive)
+    target: FastAPI | str = app
+    if args.processes > 1:  # the store, made and checked above, is shared by all of them
+        app.state.store.close()
+        os.environ[ENV_SETTINGS] = json.dumps({
+            "data_dir": str(data_dir), "ai": args.ai, "ai_workers": workers,
+            "allow_seed": args.allow_seed, "database": args.database,
+            "limits": limits.__dict__, "ai_target": args.ai_target})
+        target = "guandan.web.server:app_from_environment"
+        settings |= {"factory": True, "workers": args.processes}
     host = args.host
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     where = "a PostgreSQL database" if args.database and args.database.startswith("postgres") \
         else f"{data_dir}"
     print(f"관단 Guandan: open http://{shown}:{args.port}/  (saves in {where})", flush=True)
-    uvicorn.run(app, host=host, port=args.port, log_level="warning",
-                **connections.uvicorn_settings(args.header_timeout, args.keep_alive))
+    uvicorn.run(target, host=host, port=args.port, log_level="warning", **settings)
     return 0
 
 
@@ -129,8 +153,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="player for every AI seat and the hint, whatever the difficulty "
                              "(default: the game's difficulty for seats 2-4, the strongest "
                              "for the hint)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes sharing the port and the games (default 1; "
+                             "each has its own AI workers)")
     parser.add_argument("--ai-workers", type=int, default=None,
-                        help="worker processes for the AI (default: 2; 0: in the server)")
+                        help="worker processes for the AI, per server process "
+                             "(default: 2; 0: in the server)")
     parser.add_argument("--ai-target", type=float, default=DEFAULT_TARGET_S,
                         help="seconds within which an AI move should answer, queue included: "
                              f"its thinking shrinks with the load (default {DEFAULT_TARGET_S:g})")

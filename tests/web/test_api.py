@@ -582,11 +582,12 @@ def test_catalogs_have_the_same_keys(client: TestClient) -> None:
 
 def test_every_error_code_has_a_message() -> None:
     here = Path(__file__).resolve().parents[2] / "guandan" / "web"
-    text = (here / "views.py").read_text() + (here / "server.py").read_text()
+    text = "".join(p.read_text() for p in here.rglob("*.py"))
     import re
 
-    codes = set(re.findall(r'Refusal\(\s*"(\w+)"', text)) | {"game_not_found", "corrupt_save",
-                                                             "bad_request"}
+    codes = set(re.findall(r'Refusal\(\s*"(\w+)"', text))
+    codes |= set(re.findall(r'error\(\d+, "(\w+)"', text))  # errors.py, middleware.py
+    assert {"game_not_found", "corrupt_save", "save_failed", "server_full"} <= codes
     for lang in ("ko", "zh", "en"):
         cat = json.loads((here / "catalogs" / f"{lang}.json").read_text())
         missing = [c for c in codes - {"unknown_language"} if f"err.{c}" not in cat]

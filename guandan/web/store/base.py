@@ -136,6 +136,9 @@ class GameStore(ABC):
     """Games in a database (see the module docstring); ``SqliteStore`` and ``PostgresStore``
     say how to reach it."""
 
+    #: Whether a read may run on the server's event loop: it never waits for a writer and
+    #: takes microseconds (SQLite in WAL mode), so a thread would cost more than it saves.
+    inline_reads = False
     #: Locks of this process, by a stripe of the key: one request at a time per game here
     #: (the database's row lock or write lock orders the processes).
     STRIPES = 256

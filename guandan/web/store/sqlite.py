@@ -36,6 +36,8 @@ FILE_NAME = "games.sqlite3"
 class SqliteStore(GameStore):
     """Games in ``<data_dir>/games.sqlite3`` (or the file ``path``)."""
 
+    inline_reads = True
+
     def __init__(self, data_dir: Path, ai: str | None = None, limits: Limits | None = None,
                  keep: int = 1000, path: Path | None = None) -> None:
         super().__init__(ai=ai, limits=limits, keep=keep)
