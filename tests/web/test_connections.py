@@ -1,6 +1,7 @@
 """Connections that never finish their request, on raw sockets to a real ``guandan serve``
-(``--header-timeout 1 --keep-alive 2``): a head sent a byte at a time, a connection that sends nothing, one
-left idle after an answer; all are closed in time while the server answers others."""
+(``--header-timeout 1 --keep-alive 2``): a head sent a byte at a time, a connection that
+sends nothing, one left idle after an answer; all are closed in time while the server
+answers others."""
 
 from __future__ import annotations
 
