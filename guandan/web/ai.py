@@ -59,7 +59,16 @@ class Decision:
 
 # -- in a worker ---------------------------------------------------------------------------------
 
-_players: dict[tuple[str, int], Player] = {}
+#: The players of this thread (a worker has one; with no workers, the server's threads would
+#: otherwise share a player's budget and reason between two games deciding at once).
+_local = threading.local()
+
+
+def _players() -> dict[tuple[str, int], Player]:
+    players: dict[tuple[str, int], Player] | None = getattr(_local, "players", None)
+    if players is None:
+        players = _local.players = {}
+    return players
 
 
 def think(name: str, seat: int, obs: Observation, budget_ms: float,
@@ -68,9 +77,10 @@ def think(name: str, seat: int, obs: Observation, budget_ms: float,
     left = (deadline - time.time()) * 1000.0
     budget = max(0.0, min(budget_ms, left))
     try:
-        player = _players.get((name, seat))
+        players = _players()
+        player = players.get((name, seat))
         if player is None:
-            player = _players[(name, seat)] = make_player(name, seed=seat)
+            player = players[(name, seat)] = make_player(name, seed=seat)
         if hasattr(player, "budget_ms"):
             player.budget_ms = budget
         action = player.act(obs)

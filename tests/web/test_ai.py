@@ -101,12 +101,11 @@ def test_a_failing_player_is_said_not_hidden(tmp_path: Path, monkeypatch: pytest
     real = ai_module.make_player
     monkeypatch.setattr(ai_module, "make_player",
                         lambda name, seed=0: Broken() if name == "heuristic" else real(name, seed))
-    ai_module._players.clear()
+    monkeypatch.setattr(ai_module, "_players", lambda: {})  # no player made before
     c = TestClient(create_app(tmp_path, ai="heuristic", allow_seed=True))
     gid = c.post("/api/games", json={"seed": 1}).json()["id"]
     with caplog.at_level(logging.ERROR, logger="guandan.web"):
         out = step_ok(c, gid)
-    ai_module._players.clear()
     assert out["played_by"] == "greedy" and out["state"]["ai"] == "heuristic"
     assert any("player heuristic failed" in r.getMessage() for r in caplog.records)
 

@@ -5,6 +5,7 @@ security headers. Framings a ``TestClient`` cannot send are sent on raw sockets 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import select
 import socket
 import sqlite3
@@ -56,18 +57,26 @@ def test_a_chunked_body_past_the_limit_is_refused_early(live: Any) -> None:
         sent = 0
         s.setblocking(False)
         reply = b""
+        closed = False
         deadline = time.time() + 20
         while sent < 20_000_000 and time.time() < deadline:
             readable, writable, _ = select.select([s], [s], [], 1)
-            if readable:
-                reply = s.recv(65536)
-                break
-            if writable:
+            if readable or not writable:
                 try:
-                    sent += s.send(chunk)
-                except (BlockingIOError, BrokenPipeError, ConnectionResetError):
-                    break
-        assert reply.startswith(b"HTTP/1.1 413"), reply[:100]
+                    reply = s.recv(65536)
+                except (BlockingIOError, ConnectionResetError):
+                    closed = True
+                break
+            try:
+                sent += s.send(chunk)
+            except (BlockingIOError, BrokenPipeError, ConnectionResetError):
+                # The server closed the connection under the upload: its 413 may have been
+                # dropped with the reset.
+                with contextlib.suppress(OSError):
+                    reply = s.recv(65536)
+                closed = True
+                break
+        assert reply.startswith(b"HTTP/1.1 413") or (closed and not reply), reply[:100]
         assert sent < 4_000_000, sent  # far from 20 MB: the server stopped reading
     assert live.api("GET", f"/api/games/{gid}")["id"] == gid  # the server goes on
 

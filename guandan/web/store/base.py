@@ -351,12 +351,15 @@ class GameStore(ABC):
         folder = Path(data_dir).expanduser() / "games"
         if not folder.is_dir():
             return 0
+        mark = "imported:" + str(folder.resolve())
         saves = read_file_saves(folder)
         with self.transaction(write=True) as tx:
             self.lock_for_create(tx)
+            if tx.meta(mark) is not None:  # once only: a game deleted since stays deleted
+                saves = []
             for key, data, mtime in saves:
                 tx.insert(key, 0, "", mtime, mtime, False, data)
-            tx.set_meta("imported:" + str(folder.resolve()), str(time.time()))
+            tx.set_meta(mark, str(time.time()))
         with contextlib.suppress(OSError):
             folder.rename(folder.with_name("games.imported"))
         if saves:
