@@ -86,7 +86,8 @@ def postgres() -> Iterator[str]:
         for p in (tmp, sock):
             os.chown(p, user["user"], user["group"])
     port = free_port()
-    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, **user}
+    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE,
+           "cwd": str(tmp), **user}
     subprocess.run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                     "-E", "UTF8", "--no-sync"], **run)
     subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(tmp / "pg.log"), "-w",

@@ -262,7 +262,7 @@ class GameStore(ABC):
         with self._stripe(key) if lock else contextlib.nullcontext():
             game: Game | None = None
             try:
-                with self.transaction(write=True) as tx:
+                with self._change_transaction() as tx:
                     version = tx.version(key, lock=True)
                     if version is None:
                         self.forget(key)
@@ -272,7 +272,7 @@ class GameStore(ABC):
                     game = self._load(tx, game_id, key, version)
                     game.version = version + 1
                     yield game
-                    if not tx.update(key, version, version + 1, game.finished, game.encode()):
+                    if not self._write(tx, key, version, game.finished, game.encode()):
                         raise Changed("the game changed meanwhile")
             except refusals:
                 if game is not None:
@@ -289,6 +289,16 @@ class GameStore(ABC):
             except BaseException:
                 self.forget(key)
                 raise
+
+    def _change_transaction(self) -> contextlib.AbstractContextManager[Tx]:
+        """The transaction a change reads its game in: here one that locks the row until the
+        change is written in it (``_write``)."""
+        return self.transaction(write=True)
+
+    def _write(self, tx: Tx, key: str, old: int, finished: bool, data: bytes) -> bool:
+        """Write a change over version ``old`` (compare-and-set); False if the game moved on.
+        Durable when this returns (here: when ``tx`` commits)."""
+        return tx.update(key, old, old + 1, finished, data)
 
     def create(self, game: Game, client: str) -> Game:
         """Store a new game for ``client`` (an address), within the limits."""
