@@ -66,7 +66,8 @@ def start_server(data_dir: str, ai: str, workers: int | None) -> tuple[
     log = ROOT / "bench" / "out" / "web_bench_server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "guandan", "serve", "--port", str(port),
-                             "--data-dir", data_dir, "--ai", ai, *extra], cwd=ROOT,
+                             "--data-dir", data_dir, "--ai", ai, *extra,
+                             "--max-games-per-client", "1000"], cwd=ROOT,
                             stdout=log.open("w"), stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
