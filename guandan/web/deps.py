@@ -23,12 +23,15 @@ from guandan.web.store import Game, GameStore
 from guandan.web.views import Refusal
 
 
-def get_store(request: Request) -> GameStore:
+# The small dependencies are ``async``: FastAPI would run a plain ``def`` in a thread.
+
+
+async def get_store(request: Request) -> GameStore:
     store: GameStore = request.app.state.store
     return store
 
 
-def get_ai(request: Request) -> AIPool:
+async def get_ai(request: Request) -> AIPool:
     ai: AIPool = request.app.state.ai
     return ai
 
@@ -37,7 +40,7 @@ StoreDep = Annotated[GameStore, Depends(get_store)]
 AIDep = Annotated[AIPool, Depends(get_ai)]
 
 
-def if_match(if_match: Annotated[str | None, Header()] = None) -> int | None:
+async def if_match(if_match: Annotated[str | None, Header()] = None) -> int | None:
     """The version a change is based on (``If-Match: 12``, quoted or not), if the client
     names one: the change then applies only to that version of the game."""
     if if_match is None or if_match.strip() == "*":
