@@ -22,7 +22,6 @@ from guandan.web.models import GameState
 from guandan.web.store import Game, GameStore
 from guandan.web.views import Refusal
 
-
 # The small dependencies are ``async``: FastAPI would run a plain ``def`` in a thread.
 
 
