@@ -9,6 +9,7 @@ route returns, before the answer is sent: a failed commit answers 503 instead.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated
@@ -53,16 +54,22 @@ async def if_match(if_match: Annotated[str | None, Header()] = None) -> int | No
 ExpectDep = Annotated[int | None, Depends(if_match)]
 
 
+#: This process's locks of the games in use, one per game (and event loop): a lock lives as
+#: long as a request holds or awaits it.
+_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = \
+    weakref.WeakValueDictionary()
+
+
 @asynccontextmanager
 async def held(store: GameStore, game_id: str) -> AsyncIterator[None]:
-    """This process's lock of the game, waited for on the event loop (no thread is held)."""
-    lock = store.lock_of(game_id)
-    while not lock.acquire(blocking=False):
-        await asyncio.sleep(0.002)
-    try:
+    """This process's lock of the game, awaited on the event loop (no thread is held, nothing
+    spins), so the store is called with ``lock=False``."""
+    key = (id(asyncio.get_running_loop()), store.key_of(game_id))
+    lock = _locks.get(key)
+    if lock is None:
+        lock = _locks[key] = asyncio.Lock()
+    async with lock:
         yield
-    finally:
-        lock.release()
 
 
 @asynccontextmanager
