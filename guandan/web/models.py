@@ -70,6 +70,8 @@ class Event(BaseModel):
     card: str | None = None
     play: PlayOut | None = None
     finished: int | None = None  # the finish rank reached by this play, if any
+    trick: int | None = None  # plays and passes: the trick of the hand they belong to (1, 2 …)
+    wins: bool = False  # the play that took its trick (the trick is over)
 
 
 class TableOut(BaseModel):
@@ -103,6 +105,20 @@ class HandResult(BaseModel):
     a_tries_max: int | None = None
     final_winner: str | None = None
     last_play: TableOut | None = None  # the play that ended the hand
+    first_partner: int | None = None  # the partner of the 1st: its place decides the gain
+
+
+class EndedHand(BaseModel):
+    """The hand just finished, shown with its result until 다시 하기: its log and every seat's
+    remaining cards (once a hand is over they may be shown; nothing else of another seat's)."""
+
+    hand: int
+    level: str
+    wild: str
+    history: list[Event]
+    remaining: dict[str, list[str]]  # seat -> the cards it still held when the hand ended
+    tribute: TributeOut
+    finish_order: list[int]
 
 
 class GameState(BaseModel):
@@ -137,6 +153,7 @@ class GameState(BaseModel):
     final_winner: str | None
     ai: str  # the player of seats 2-4
     hint_ai: str  # the player of the hint and seat 1's auto-play
+    ended: EndedHand | None = None  # with a result shown (or the match won): the hand it ended
 
 
 class StepOut(BaseModel):
@@ -149,11 +166,35 @@ class ReadingsOut(BaseModel):
     legal: list[PlayOut]  # those that may be played now, strongest first
 
 
+class WhyOut(BaseModel):
+    """A reason as a code and its values, which the page's catalogs put into words
+    (``hint.why.<code>``); ``params`` may hold the search's figures (``samples``, ``win_share``,
+    ``candidates``, ``base_share``)."""
+
+    code: str
+    params: dict[str, object] = {}
+
+
 class HintOut(BaseModel):
     kind: Literal["play", "pass", "return"]
     cards: list[str]
     play: PlayOut | None
     reason: dict[str, str]
+    why: WhyOut | None = None  # the same reason for the page's own words (None: text only)
+
+
+class ReplayOut(BaseModel):
+    """A finished hand of the match, every seat's cards open, for the records page's replay.
+    Only finished hands: the same the export gives."""
+
+    hand: int
+    level: str
+    wild: str
+    leader: int
+    hands: dict[str, list[str]]  # seat -> its cards once the tribute was exchanged
+    tribute: TributeOut
+    steps: list[Event]  # every play and pass, with its trick
+    finish_order: list[int]
 
 
 class ErrorBody(BaseModel):

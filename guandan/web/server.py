@@ -12,6 +12,7 @@ Endpoints (all JSON; errors are ``{"error": {"code", "message", "params"}}``):
 - ``POST /api/games/{id}/step`` one AI action (seat 1 too when auto-play is on);
 - ``POST /api/games/{id}/next`` after a hand's result: on to the next hand (or a new match);
 - ``GET /api/games/{id}/records`` the results; ``/export`` the hands as guandan-hand/1 lines;
+  ``/replay/{hand}`` one finished hand with every seat's cards, for the page's replay;
 - ``GET /api/catalogs/{lang}`` the page's strings.
 """
 
@@ -50,6 +51,7 @@ from guandan.web.models import (
     PlayIn,
     ReadingsOut,
     RecordsOut,
+    ReplayOut,
     ReturnIn,
     StepIn,
     StepOut,
@@ -285,12 +287,14 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
 
         action, reason, _ = ai_decides(game, HUMAN, check)
         why = {"ko": reason.ko, "en": reason.en, "zh": reason.zh or reason.en}
+        coded = views.why_out(reason.code, reason.params)
         if action is PASS:
-            return HintOut(kind="pass", cards=[], play=None, reason=why)
+            return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded)
         if isinstance(action, Card):
-            return HintOut(kind="return", cards=[action.notation], play=None, reason=why)
+            return HintOut(kind="return", cards=[action.notation], play=None, reason=why,
+                           why=coded)
         p = views.play_out(action)  # type: ignore[arg-type]
-        return HintOut(kind="play", cards=p.cards, play=p, reason=why)
+        return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded)
 
     @app.post("/api/games/{game_id}/step")
     def step(game_id: str, body: StepIn | None = None) -> StepOut:
@@ -352,6 +356,12 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
             return RecordsOut(preset=game.preset, match_number=game.match_number,
                               results=views.hand_results(game),
                               hands=len(game.match.records))
+
+    @app.get("/api/games/{game_id}/replay/{hand}")
+    async def replay(game_id: str, hand: int) -> ReplayOut:
+        """A finished hand of the match, every seat's cards open (as in the export)."""
+        async with locked(game_id) as game:
+            return views.replay_out(game, hand)
 
     @app.get("/api/games/{game_id}/export")
     async def export(game_id: str) -> Response:
