@@ -8,6 +8,7 @@ code the page's catalogs translate.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -97,31 +98,48 @@ def _mark_finishes(events: list[Event], finish_order: Sequence[int], counts_know
             events[at].finished = rank
 
 
-def mark_tricks(events: Sequence[Event], start: dict[int, list[Card]], level: str,
-                leader: int) -> None:
-    """Number the trick of each play and pass, and mark the play that took each trick.
+class TrickMarks:
+    """Which trick each play and pass of a hand belongs to, and the plays that took a trick.
 
     The engine's own play of a deal (``Hand``) decides where a trick ends: the plays are
     replayed from the hands held once the tribute was exchanged (the server's knowledge; the
-    page receives only the numbers).
+    page receives only the numbers). ``feed`` takes the hand's turns so far and replays only
+    those it has not seen.
     """
-    hand = Hand(start, level, leader)
-    trick = 1
-    last: Event | None = None
-    for e in events:
-        if e.kind not in ("play", "pass"):
-            continue
-        e.trick = trick
-        if e.kind == "play" and e.play is not None:
-            hand.play(e.seat, read_as(parse_cards(e.play.cards), level, e.play.kind,
-                                      e.play.rank))
-            last = e
-        else:
-            hand.pass_turn(e.seat)
-        if (hand.table is None or hand.to_act is None) and last is not None:
-            last.wins = True
-            trick += 1
-            last = None
+
+    def __init__(self, start: dict[int, list[Card]], level: str, leader: int) -> None:
+        self.hand = Hand(start, level, leader)
+        self.level = level
+        self.trick = 1
+        self.marks: list[tuple[int, bool]] = []  # per turn: its trick, and whether it took it
+        self.last: int | None = None  # the turn of the trick's last play
+
+    def feed(self, turns: Sequence[Event]) -> None:
+        for e in turns[len(self.marks):]:
+            self.marks.append((self.trick, False))
+            if e.kind == "play" and e.play is not None:
+                self.hand.play(e.seat, read_as(parse_cards(e.play.cards), self.level,
+                                               e.play.kind, e.play.rank))
+                self.last = len(self.marks) - 1
+            else:
+                self.hand.pass_turn(e.seat)
+            if (self.hand.table is None or self.hand.to_act is None) and self.last is not None:
+                self.marks[self.last] = (self.marks[self.last][0], True)
+                self.trick += 1
+                self.last = None
+
+    def mark(self, events: Sequence[Event]) -> None:
+        """Set ``trick`` and ``wins`` on the plays and passes of ``events``."""
+        turns = [e for e in events if e.kind in ("play", "pass")]
+        self.feed(turns)
+        for e, (trick, wins) in zip(turns, self.marks, strict=False):
+            e.trick, e.wins = trick, wins
+
+
+def mark_tricks(events: Sequence[Event], start: dict[int, list[Card]], level: str,
+                leader: int) -> None:
+    """Number the trick of each play and pass of a whole hand (see ``TrickMarks``)."""
+    TrickMarks(start, level, leader).mark(events)
 
 
 def _played_by(events: Iterable[Event]) -> dict[int, list[Card]]:
@@ -132,15 +150,27 @@ def _played_by(events: Iterable[Event]) -> dict[int, list[Card]]:
     return out
 
 
+#: The trick marks of the hand each match is playing, kept between requests so that each
+#: state replays only the turns since the last one (a match that is let go takes its marks).
+_LIVE: weakref.WeakKeyDictionary[Match, tuple[tuple[int, int], TrickMarks]] = (
+    weakref.WeakKeyDictionary())
+
+
 def _live_tricks(game: Game, history: list[Event]) -> None:
     """Trick marks for the hand in play: the hands at its first lead are the cards held now
     and those played since."""
     m = game.match
-    if m.phase != "play" or not any(e.kind in ("play", "pass") for e in history):
+    turns = [e for e in history if e.kind in ("play", "pass")]
+    if m.phase != "play" or not turns:
         return
-    played = _played_by(history)
-    start = {s: list(m.hands[s]) + played[s] for s in SEATS}
-    mark_tricks(history, start, m.level, m.leader)
+    key = (m.match_number, m.hand_number)
+    kept = _LIVE.get(m)
+    if kept is None or kept[0] != key or len(kept[1].marks) > len(turns):
+        played = _played_by(history)
+        start = {s: list(m.hands[s]) + played[s] for s in SEATS}
+        kept = (key, TrickMarks(start, m.level, m.leader))
+        _LIVE[m] = kept
+    kept[1].mark(turns)
 
 
 # -- finished hands, from their records ----------------------------------------------------------

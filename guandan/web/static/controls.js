@@ -281,6 +281,11 @@ export function wireControls() {
     }
   });
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !settings.hidden) {
+      settings.hidden = true;
+      $("#btn-settings").setAttribute("aria-expanded", "false");
+      return;
+    }
     if (e.target.closest && e.target.closest("select, input, textarea")) return;
     if (S.view !== "game" || !$("#newgame").hidden) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;

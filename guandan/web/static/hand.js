@@ -72,7 +72,7 @@ function handWidth() {
 }
 
 function cardWidth(W) {
-  return W < 560 ? 46 : W < 900 ? 58 : 66;
+  return W < 560 ? 44 : W < 900 ? 58 : 66;
 }
 
 /** Strength order: one or more rows of overlapping cards. */

@@ -79,7 +79,9 @@ export function renderReplay() {
     head.children[0].textContent = seatName(seat);
     head.children[1].textContent = t("count", { n: hands[seat].length });
     el.appendChild(head);
-    if (hands[seat].length) el.appendChild(cardRow(hands[seat], { wild: d.wild, tiny: true, t }));
+    const row = cardRow(hands[seat], { wild: d.wild, tiny: true, t });
+    row.classList.add("replay-hand");
+    el.appendChild(row);
     const mine = trick.filter((e) => e.seat === seat);
     const act = document.createElement("div");
     act.className = "seat-act";
