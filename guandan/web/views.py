@@ -213,6 +213,13 @@ def _record_tribute(record: dict[str, Any], events: list[Event]) -> TributeOut:
                       returns=[e for e in events if e.kind == "return"])
 
 
+def _went_out(record: dict[str, Any], start: dict[int, list[Card]],
+              played: dict[int, list[Card]]) -> list[int]:
+    """The seats of the finish order that played all their cards (the last ones are ranked
+    with cards in hand)."""
+    return [s for s in record["finish_order"] if len(played[s]) == len(start[s])]
+
+
 def ended_out(game: Game, record: dict[str, Any]) -> EndedHand:
     """The hand just finished as seat 1 may see it now: its log and every seat's remaining
     cards (returns it took no part in stay hidden)."""
@@ -226,7 +233,7 @@ def ended_out(game: Game, record: dict[str, Any]) -> EndedHand:
         left = Counter(start[s])
         left.subtract(played[s])
         remaining[str(s)] = [c.notation for c in strength_order(left.elements(), level)]
-    _mark_finishes(events, record["finish_order"], True)
+    _mark_finishes(events, _went_out(record, start, played), True)
     return EndedHand(hand=int(record["hand"]), level=level, wild="H" + level, history=events,
                      remaining=remaining, tribute=_record_tribute(record, events),
                      finish_order=list(record["finish_order"]))
@@ -243,7 +250,7 @@ def replay_out(game: Game, hand: int) -> ReplayOut:
     start = _record_start(record)
     steps = [e for e in events if e.kind in ("play", "pass")]
     mark_tricks(steps, start, level, int(record["leader"]))
-    _mark_finishes(steps, record["finish_order"], True)
+    _mark_finishes(steps, _went_out(record, start, _played_by(steps)), True)
     return ReplayOut(hand=hand, level=level, wild="H" + level, leader=int(record["leader"]),
                      hands={str(s): [c.notation for c in strength_order(start[s], level)]
                             for s in SEATS},

@@ -14,6 +14,7 @@ const PRESETS = ["site", "national", "huaian", "nanjing"];
 const DIFFICULTIES = ["easy", "normal", "hard"];
 const DEFAULT_DIFFICULTY = "hard";
 const TEAMS = ["13", "24"];
+const COLUMNS = ["hand", "level", "order", "winner", "levels", "why"];
 
 /** Show one view: "start", "game", "rules", "intro", "records" or "replay" (kept in the
  * address). */
@@ -212,7 +213,7 @@ function recordsTable(results) {
   const tbl = document.createElement("table");
   tbl.className = "records";
   const head = document.createElement("tr");
-  for (const c of ["hand", "level", "order", "winner", "levels", "why", "replay"]) {
+  for (const c of [...COLUMNS, "replay"]) {
     const th = document.createElement("th");
     th.textContent = t("records.col." + c);
     head.appendChild(th);
@@ -231,11 +232,12 @@ function recordsTable(results) {
       levels.join(" · "),
       whyLines(r).join(" "),
     ];
-    for (const c of cells) {
+    cells.forEach((c, i) => {
       const td = document.createElement("td");
       td.textContent = c;
+      td.dataset.label = t("records.col." + COLUMNS[i]);
       tr.appendChild(td);
-    }
+    });
     const td = document.createElement("td");
     const b = document.createElement("button");
     b.type = "button";

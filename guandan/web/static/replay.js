@@ -64,6 +64,8 @@ export function renderReplay() {
     if (e.kind === "play") for (const c of e.play.cards) hands[e.seat].splice(hands[e.seat].indexOf(c), 1);
   const last = done[done.length - 1];
   const trick = last ? done.filter((e) => e.trick === last.trick) : [];
+  const plays = trick.filter((e) => e.kind === "play");
+  const top = plays[plays.length - 1]; // the play to beat (or that took the trick)
   const h = document.createElement("h2");
   h.textContent = t("replay.title", { n: d.hand });
   root.appendChild(h);
@@ -89,7 +91,7 @@ export function renderReplay() {
     if (m && m.kind === "pass") {
       act.classList.add("passed");
       act.textContent = t("pass");
-    } else if (m) {
+    } else if (m && m !== top) {
       act.appendChild(cardRow(m.play.cards, { wild: d.wild, tiny: true, t }));
     }
     el.appendChild(act);
@@ -98,17 +100,19 @@ export function renderReplay() {
   const center = document.createElement("div");
   center.className = "center";
   center.id = "replay-center";
-  if (last && last.kind === "play") {
+  if (top) {
     const box = document.createElement("div");
     box.className = "table-play";
-    box.append(cardRow(last.play.cards, { wild: d.wild, t }));
+    box.dataset.seat = top.seat;
+    box.append(cardRow(top.play.cards, { wild: d.wild, t }));
     const who = document.createElement("div");
     who.className = "table-who";
-    who.textContent = `${t("table.by", { seat: seatName(last.seat) })} · ${playDesc(last.play)}`;
+    const over = R.at === n || d.steps[R.at].trick !== last.trick; // every pass is in
+    const won = top.wins && over;
+    who.textContent = `${t("table.by", { seat: seatName(top.seat) })} · ${playDesc(top.play)}` +
+      (won ? ` · ${t("log.won", { seat: seatName(top.seat) })}` : "");
     box.appendChild(who);
     center.appendChild(box);
-  } else if (last) {
-    center.textContent = `${seatName(last.seat)} · ${t("pass")}`;
   }
   felt.appendChild(center);
   root.appendChild(felt);
