@@ -73,6 +73,10 @@ class View:
     def opponents(self) -> list[int]:
         return [s for s in SEATS if s not in (self.seat, self.partner) and self.active(s)]
 
+    def lowest_opponent(self) -> int:
+        """The fewest cards an opponent still holds (0 when both are out)."""
+        return min((self.counts[s] for s in self.opponents()), default=0)
+
     def next_active(self, seat: int) -> int:
         s = next_seat(seat)
         for _ in range(4):
@@ -196,7 +200,7 @@ class HeuristicCore:
                 return r, _r(
                     f"상대가 곧 나갈 수 있어 받기 어려운 {ko}(으)로 선출합니다.",
                     f"An opponent is nearly out: lead the {en}, which they cannot follow as "
-                    f"easily.", "lead_hard_to_follow", play=r)
+                    f"easily.", "lead_hard_to_follow", play=r, n=low_opp)
             return r, _r(
                 f"패를 {d.plays}개 조합으로 나눠 가장 약한 {ko}부터 선출합니다.",
                 f"The hand splits into {d.plays} plays: lead the weakest, the {en}.",
@@ -207,7 +211,7 @@ class HeuristicCore:
             ko, en = play_names(r)
             return r, _r(f"상대가 곧 나갈 수 있어 가장 강한 {ko}(으)로 막습니다.",
                          f"An opponent is nearly out: lead the strongest, the {en}.",
-                         "lead_strongest_block", play=r)
+                         "lead_strongest_block", play=r, n=low_opp)
         r = min((r for _, r in parts), key=lambda x: (x.power, x.key))
         ko, en = play_names(r)
         return r, _r(f"폭탄만 남아 가장 작은 {ko}(으)로 선출합니다.",
@@ -279,7 +283,7 @@ class HeuristicCore:
             if urgency == 2:
                 return p, _r(f"상대가 곧 나갈 수 있어 {ko}(으)로 {t_ko}을(를) 막습니다.",
                              f"An opponent is about to go out: stop the {t_en} with the {en}.",
-                             "stop_opponent", play=p, table=table)
+                             "stop_opponent", play=p, table=table, n=v.lowest_opponent())
             if best[0] <= -0.5:
                 return p, _r(f"패 구성에 있던 {ko}(으)로 {t_ko}을(를) 받습니다.",
                              f"Beat the {t_en} with the {en}, a play the hand holds anyway.",
@@ -300,7 +304,7 @@ class HeuristicCore:
                     return p, _r(
                         f"상대 패가 얼마 남지 않아 {ko}(으)로 {t_ko}을(를) 끊습니다.",
                         f"An opponent is running low: cut the {t_en} with the {en}.",
-                        "bomb_cut", play=p, table=table)
+                        "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
                 return p, _r(
                     f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",

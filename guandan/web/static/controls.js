@@ -292,7 +292,10 @@ export function wireControls() {
     const k = e.key.toLowerCase();
     if (k === "enter") {
       e.preventDefault();
-      if (!$("#result").hidden) nextHand();
+      if (!$("#result").hidden) {
+        S.resultFolded = false;
+        nextHand();
+      }
       else if (S.game?.phase === "return") onReturn();
       else onPlay();
     } else if (k === "p") onPass();
