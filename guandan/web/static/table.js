@@ -5,7 +5,7 @@
 
 import { cardEl, cardRow, rankLabel } from "./cards.js";
 import { $, strong } from "./dom.js";
-import { t, playDesc, seatName } from "./i18n.js";
+import { I18N, t, playDesc, seatName } from "./i18n.js";
 import { S } from "./state.js";
 import { exemptionLogItem, tributeBox } from "./tribute.js";
 
@@ -212,50 +212,69 @@ function eventItem(e, wild) {
 }
 
 /** The events of a hand as a list: the tribute first, then one block per trick with the seat
- * that took it. */
-export function logList(ol, events, wild, tribute) {
-  ol.innerHTML = "";
-  if (tribute && tribute.kind === "exempt") ol.appendChild(exemptionLogItem(tribute));
-  let block = null;
-  let current = null;
-  for (const e of events) {
+ * that took it. With `from` > 0 the list already shows events[0..from) and only the new ones
+ * are added (the log is drawn at every state: redrawing it whole would cost most of a frame). */
+export function logList(ol, events, wild, tribute, from = 0) {
+  if (!from) {
+    ol.innerHTML = "";
+    ol._items = [];
+    ol._blocks = {};
+    if (tribute && tribute.kind === "exempt") ol.appendChild(exemptionLogItem(tribute));
+  }
+  for (let i = from; i < events.length; i++) {
+    const e = events[i];
+    const li = eventItem(e, wild);
+    ol._items[i] = li;
     if (e.trick == null) {
-      ol.appendChild(eventItem(e, wild));
+      ol.appendChild(li);
       continue;
     }
-    if (e.trick !== current) {
-      current = e.trick;
-      const li = document.createElement("li");
-      li.className = "trick";
-      li.dataset.trick = e.trick;
+    let b = ol._blocks[e.trick];
+    if (!b) {
+      const box = document.createElement("li");
+      box.className = "trick";
+      box.dataset.trick = e.trick;
       const head = document.createElement("div");
       head.className = "trick-head";
       head.textContent = t("log.trick", { n: e.trick });
-      li.appendChild(head);
-      block = document.createElement("ol");
-      li.appendChild(block);
-      ol.appendChild(li);
+      const list = document.createElement("ol");
+      box.append(head, list);
+      ol.appendChild(box);
+      b = ol._blocks[e.trick] = { head, list, won: false };
     }
-    block.appendChild(eventItem(e, wild));
-    if (e.wins) {
-      const head = block.parentElement.querySelector(".trick-head");
-      head.append(" · ");
-      const w = document.createElement("span");
-      w.className = "won";
-      w.textContent = t("log.won", { seat: seatName(e.seat) });
-      head.appendChild(w);
-    }
+    b.list.appendChild(li);
   }
+  // The seat that took each finished trick (known once the passes after its play are in).
+  events.forEach((e, i) => {
+    const b = e.wins && ol._blocks[e.trick];
+    if (!b || b.won) return;
+    b.won = true;
+    ol._items[i].classList.add("wins");
+    const w = document.createElement("span");
+    w.className = "won";
+    w.textContent = t("log.won", { seat: seatName(e.seat) });
+    b.head.append(" · ", w);
+  });
 }
 
 function renderLog(v) {
   const ol = $("#log-list");
-  logList(ol, v.history, v.wild, v.tribute);
-  if (!ol.children.length) {
+  const key = [S.game.id, S.game.match_number, v.hand_number, v.ended, I18N.lang].join("|");
+  const n = ol.dataset.key === key ? Number(ol.dataset.n) : 0;
+  const grows = n > 0 && n <= v.history.length;
+  logList(ol, v.history, v.wild, v.tribute, grows ? n : 0);
+  ol.dataset.key = key;
+  ol.dataset.n = String(v.history.length);
+  if (!v.history.length && !ol.children.length) {
     const li = document.createElement("li");
     li.className = "empty";
     li.textContent = t("log.empty");
     ol.appendChild(li);
+    ol.dataset.n = "0";
+  } else if (v.history.length) {
+    ol.querySelector(":scope > li.empty")?.remove();
   }
-  ol.scrollTop = ol.scrollHeight;
+  // Scrolled to the end after the frame's layout, not in the middle of drawing (reading
+  // scrollHeight here would lay the page out twice).
+  requestAnimationFrame(() => (ol.scrollTop = ol.scrollHeight));
 }
