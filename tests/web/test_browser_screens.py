@@ -477,7 +477,7 @@ def test_received_tribute_and_start_summary(page: Any, server: Server) -> None:
     page.evaluate("id => localStorage.setItem('guandan.game', id)", g["id"])
     page.goto(server.url + FAST)
     page.wait_for_selector("#start-summary:not([hidden])")
-    summary = page.text_content("#start-summary")
+    summary = page.text_content("#start-summary").replace("\xa0", " ")
     us, them = s["team_levels"]["13"], s["team_levels"]["24"]
     assert f"2번째 판 · 우리 팀 {us} · 상대 팀 {them}" in summary, summary
     assert "사이트 기본" in summary
