@@ -158,7 +158,7 @@ def browser_figures(url: str, samples: int) -> dict[str, Any]:
 # -- 3: fifty games at once ----------------------------------------------------------------------
 
 
-AI_PACE = 0.9  # the page's default pause between AI plays (static/state.js AI_PACE)
+AI_PACE = 0.9  # the page's default pause between AI plays (static/state.js PACES.normal)
 THINK = 1.0  # a quick person's pause before playing
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -11,11 +12,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Reason:
-    """Why a player chose its action, in Korean and English (Chinese when the player has it)."""
+    """Why a player chose its action, in Korean and English (Chinese when the player has it).
+
+    ``code`` and ``params`` say the same for a program: which reason (``lead_split``,
+    ``pass_keep_bomb`` …, see ``describe.REASON_CODES``) and its values (plays as
+    ``describe.play_param`` gives them, counts, the search's figures), so that the page can
+    say it in its own words and languages. Empty when a player gives only text.
+    """
 
     ko: str
     en: str
     zh: str = ""
+    code: str = ""
+    params: Mapping[str, object] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.en

@@ -56,3 +56,61 @@ def play_names(play: Reading) -> tuple[str, str]:
 
 def card_names(card: Card) -> tuple[str, str]:
     return card.notation, card.notation
+
+
+# -- structured reasons: a code and its values, for the page's catalogs ---------------------------
+
+#: Every reason code a player gives, and the values it names (``play``, ``table``: plays as
+#: ``play_param`` gives them; ``card``: a card's notation; ``n``: a count). The web page's
+#: catalogs have one sentence per code (``hint.why.<code>``); the search adds its figures
+#: (``samples``, ``win_share``, ``candidates``, ``base_share``) to any of them.
+REASON_CODES: Final = {
+    "go_out": ("play",),
+    "lead_weakest": ("play",),
+    "lead_cash": ("play", "n"),
+    "lead_for_partner": ("play", "n"),
+    "lead_hard_to_follow": ("play", "n"),
+    "lead_split": ("play", "n"),
+    "lead_strongest_block": ("play", "n"),
+    "lead_smallest_bomb": ("play",),
+    "pass_nothing_beats": ("table",),
+    "block_for_partner": ("play", "table", "n"),
+    "pass_partner_winning": ("table",),
+    "stop_opponent": ("play", "table", "n"),
+    "follow_fits_hand": ("play", "table"),
+    "follow_for_lead": ("play", "table"),
+    "bomb_cut": ("play", "table", "n"),
+    "bomb_to_finish": ("play", "n"),
+    "pass_keep_bomb": ("table",),
+    "pass_keep_shape": ("play", "table"),
+    "return_least_needed": ("card",),
+    "return_weakest": ("card",),
+    "follow_smallest": ("play",),
+    "bomb_smallest": ("play",),
+    "random": (),
+    "search_better": ("play",),
+}
+
+
+def play_param(play: Reading) -> dict[str, object]:
+    """A play as a reason's value: its cards (notation), kind and rank.
+
+    >>> from guandan.cards import parse_cards
+    >>> from guandan.readings import classify
+    >>> play_param(classify(parse_cards("S3 D3"), "2")[0])
+    {'cards': ['S3', 'D3'], 'kind': 'pair', 'rank': '3'}
+    """
+    return {"cards": [c.notation for c in play.cards], "kind": play.kind, "rank": play.rank}
+
+
+def reason_params(**values: object) -> dict[str, object]:
+    """A reason's values: plays become ``play_param`` dicts, cards their notation."""
+    out: dict[str, object] = {}
+    for k, v in values.items():
+        if isinstance(v, Reading):
+            out[k] = play_param(v)
+        elif isinstance(v, Card):
+            out[k] = v.notation
+        else:
+            out[k] = v
+    return out

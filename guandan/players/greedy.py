@@ -19,6 +19,7 @@ from __future__ import annotations
 from guandan.cards import Card
 from guandan.match import PASS, Action, Observation
 from guandan.players.base import Reason
+from guandan.players.describe import reason_params
 from guandan.readings import Reading
 
 
@@ -47,24 +48,29 @@ class GreedyPlayer:
         if cards:
             card = min(cards, key=lambda c: (c.strength(obs.level), c.index))
             self.reason = Reason(f"돌려줄 수 있는 가장 약한 카드 {card.notation}를 돌려줍니다.",
-                                 f"Return the weakest returnable card, {card.notation}.")
+                                 f"Return the weakest returnable card, {card.notation}.",
+                                 code="return_weakest", params=reason_params(card=card))
             return card
         plays = [a for a in actions if isinstance(a, Reading)]
         if obs.table is None:
             play = min(plays, key=_lead_key)
             self.reason = Reason(f"가장 약한 조합으로 선출합니다: {play.kind} {play.rank}.",
-                                 f"Lead the weakest combination: {play.kind} {play.rank}.")
+                                 f"Lead the weakest combination: {play.kind} {play.rank}.",
+                                 code="lead_weakest", params=reason_params(play=play))
             return play
         if not plays:
             self.reason = Reason("테이블을 이길 패가 없어 패스합니다.",
-                                 "Nothing beats the table: pass.")
+                                 "Nothing beats the table: pass.", code="pass_nothing_beats",
+                                 params=reason_params(table=obs.table.play))
             return PASS
         play = min(plays, key=_follow_key)
         if play.is_special and not obs.table.play.is_special:
             self.reason = Reason(f"같은 모양으로 이길 수 없어 가장 작은 폭탄 {play.kind}를 냅니다.",
-                                 f"No same-kind play beats it: the smallest bomb, {play.kind}.")
+                                 f"No same-kind play beats it: the smallest bomb, {play.kind}.",
+                                 code="bomb_smallest", params=reason_params(play=play))
         else:
             self.reason = Reason(f"테이블을 이기는 가장 작은 패: {play.kind} {play.rank}.",
                                  f"The smallest play that beats the table: "
-                                 f"{play.kind} {play.rank}.")
+                                 f"{play.kind} {play.rank}.", code="follow_smallest",
+                                 params=reason_params(play=play))
         return play

@@ -34,7 +34,7 @@ from guandan.cards import Card
 from guandan.hand import TableEntry
 from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
-from guandan.players.describe import play_names
+from guandan.players.describe import play_names, reason_params
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import Reading
@@ -73,6 +73,10 @@ class View:
     def opponents(self) -> list[int]:
         return [s for s in SEATS if s not in (self.seat, self.partner) and self.active(s)]
 
+    def lowest_opponent(self) -> int:
+        """The fewest cards an opponent still holds (0 when both are out)."""
+        return min((self.counts[s] for s in self.opponents()), default=0)
+
     def next_active(self, seat: int) -> int:
         s = next_seat(seat)
         for _ in range(4):
@@ -88,8 +92,9 @@ class View:
         return self.tracker.same_kind_beatable(play)
 
 
-def _r(ko: str, en: str) -> Reason:
-    return Reason(ko=ko, en=en)
+def _r(ko: str, en: str, code: str = "", **values: object) -> Reason:
+    """A reason in words, and as a code with its values (``describe.REASON_CODES``)."""
+    return Reason(ko=ko, en=en, code=code, params=reason_params(**values))
 
 
 def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
@@ -142,13 +147,14 @@ class HeuristicCore:
             if len(p.cards) == len(v.hand):
                 ko, en = play_names(p)
                 return p, _r(f"{ko}(으)로 남은 패를 모두 내고 나갑니다.",
-                             f"Go out with the {en}, the whole hand.")
+                             f"Go out with the {en}, the whole hand.", "go_out", play=p)
         matched = [(part, _match_part(part, plays)) for part in d.parts]
         parts = [(part, r) for part, r in matched if r is not None]
         if not parts:
             p = min(plays, key=lambda r: (r.power, r.key))
             ko, en = play_names(p)
-            return p, _r(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.")
+            return p, _r(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.",
+                         "lead_weakest", play=p)
 
         # Finishing: every part but one wins its trick: cash the plain winners first, go out
         # with the last; bombs wait, since they win whenever they are played.
@@ -162,7 +168,7 @@ class HeuristicCore:
                     f"{ko}은(는) 아무도 이기지 못하니 먼저 내어 선을 잡고, 남은 {len(parts) - 1}"
                     f"개 조합으로 나갑니다.",
                     f"Nobody can beat the {en}: take the lead with it, then go out with the "
-                    f"{len(parts) - 1} play(s) left.")
+                    f"{len(parts) - 1} play(s) left.", "lead_cash", play=r, n=len(parts) - 1)
 
         # Help a partner who is nearly out: lead what they can follow.
         pc = v.counts.get(v.partner, 0)
@@ -177,7 +183,7 @@ class HeuristicCore:
                 return r, _r(
                     f"동료가 {pc}장 남았으니 따라 낼 수 있게 가장 낮은 {ko}을(를) 선출합니다.",
                     f"Partner holds {pc} card(s): lead the lowest {en} so they can follow and "
-                    f"go out.")
+                    f"go out.", "lead_for_partner", play=r, n=pc)
 
         # Do not feed an opponent who is about to go out.
         def risky(r: Reading) -> bool:
@@ -194,20 +200,23 @@ class HeuristicCore:
                 return r, _r(
                     f"상대가 곧 나갈 수 있어 받기 어려운 {ko}(으)로 선출합니다.",
                     f"An opponent is nearly out: lead the {en}, which they cannot follow as "
-                    f"easily.")
+                    f"easily.", "lead_hard_to_follow", play=r, n=low_opp)
             return r, _r(
                 f"패를 {d.plays}개 조합으로 나눠 가장 약한 {ko}부터 선출합니다.",
-                f"The hand splits into {d.plays} plays: lead the weakest, the {en}.")
+                f"The hand splits into {d.plays} plays: lead the weakest, the {en}.",
+                "lead_split", play=r, n=d.plays)
         if normal:
             # Only risky plays: lead the strongest of them, so the opponent needs more.
             r = max((r for _, r in normal), key=lambda x: (len(x.cards), x.key))
             ko, en = play_names(r)
             return r, _r(f"상대가 곧 나갈 수 있어 가장 강한 {ko}(으)로 막습니다.",
-                         f"An opponent is nearly out: lead the strongest, the {en}.")
+                         f"An opponent is nearly out: lead the strongest, the {en}.",
+                         "lead_strongest_block", play=r, n=low_opp)
         r = min((r for _, r in parts), key=lambda x: (x.power, x.key))
         ko, en = play_names(r)
         return r, _r(f"폭탄만 남아 가장 작은 {ko}(으)로 선출합니다.",
-                     f"Only bombs are left: lead the smallest, the {en}.")
+                     f"Only bombs are left: lead the smallest, the {en}.",
+                     "lead_smallest_bomb", play=r)
 
     def follow(self, v: View) -> tuple[Reading | None, Reason]:
         assert v.table is not None
@@ -216,12 +225,13 @@ class HeuristicCore:
         plays = v.plays
         if not plays:
             return None, _r(f"{t_ko}을(를) 이길 패가 없어 패스합니다.",
-                            f"Nothing beats the {t_en}: pass.")
+                            f"Nothing beats the {t_en}: pass.", "pass_nothing_beats",
+                            table=table)
         for p in plays:
             if len(p.cards) == len(v.hand):
                 ko, en = play_names(p)
                 return p, _r(f"{ko}(으)로 마지막 패를 내고 나갑니다.",
-                             f"Go out with the {en}: it is the whole hand.")
+                             f"Go out with the {en}: it is the whole hand.", "go_out", play=p)
         if owner == v.partner:
             return self.follow_partner(v)
         return self.follow_opponent(v)
@@ -242,9 +252,11 @@ class HeuristicCore:
                     f"다음 상대가 {v.counts[nxt]}장 남아 동료의 {t_ko}을(를) 넘을 수 있으니 "
                     f"{ko}(으)로 막습니다.",
                     f"The next opponent holds {v.counts[nxt]} card(s) and could beat partner's "
-                    f"{t_en}: block with the {en}.")
+                    f"{t_en}: block with the {en}.", "block_for_partner", play=p, table=table,
+                    n=v.counts[nxt])
         return None, _r(f"동료의 {t_ko}이(가) 이기고 있어 넘지 않고 패스합니다.",
-                        f"Partner's {t_en} is winning: pass rather than overtake it.")
+                        f"Partner's {t_en} is winning: pass rather than overtake it.",
+                        "pass_partner_winning", table=table)
 
     def follow_opponent(self, v: View) -> tuple[Reading | None, Reason]:
         assert v.table is not None
@@ -270,12 +282,15 @@ class HeuristicCore:
             ko, en = play_names(p)
             if urgency == 2:
                 return p, _r(f"상대가 곧 나갈 수 있어 {ko}(으)로 {t_ko}을(를) 막습니다.",
-                             f"An opponent is about to go out: stop the {t_en} with the {en}.")
+                             f"An opponent is about to go out: stop the {t_en} with the {en}.",
+                             "stop_opponent", play=p, table=table, n=v.lowest_opponent())
             if best[0] <= -0.5:
                 return p, _r(f"패 구성에 있던 {ko}(으)로 {t_ko}을(를) 받습니다.",
-                             f"Beat the {t_en} with the {en}, a play the hand holds anyway.")
+                             f"Beat the {t_en} with the {en}, a play the hand holds anyway.",
+                             "follow_fits_hand", play=p, table=table)
             return p, _r(f"{ko}(으)로 {t_ko}을(를) 이겨 선을 노립니다; 패를 크게 깨지 않습니다.",
-                         f"Beat the {t_en} with the {en} for the lead; it costs the hand little.")
+                         f"Beat the {t_en} with the {en} for the lead; it costs the hand little.",
+                         "follow_for_lead", play=p, table=table)
         bombs = [p for p in v.plays if p.power]
         if bombs:
             after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
@@ -288,17 +303,21 @@ class HeuristicCore:
                 if urgency >= 1:
                     return p, _r(
                         f"상대 패가 얼마 남지 않아 {ko}(으)로 {t_ko}을(를) 끊습니다.",
-                        f"An opponent is running low: cut the {t_en} with the {en}.")
+                        f"An opponent is running low: cut the {t_en} with the {en}.",
+                        "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
                 return p, _r(
                     f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",
-                    f"Take the lead with the {en}: then {k} play(s) take the hand out.")
+                    f"Take the lead with the {en}: then {k} play(s) take the hand out.",
+                    "bomb_to_finish", play=p, n=k)
         if best is None:
             return None, _r(f"{t_ko}을(를) 폭탄으로만 이길 수 있어 폭탄을 아끼고 패스합니다.",
-                            f"Only a bomb beats the {t_en}: keep the bomb and pass.")
+                            f"Only a bomb beats the {t_en}: keep the bomb and pass.",
+                            "pass_keep_bomb", table=table)
         ko, en = play_names(best[3])
         return None, _r(f"{ko}(으)로 받으면 패가 깨지므로 패스합니다.",
-                        f"Beating the {t_en} with the {en} would break the hand: pass.")
+                        f"Beating the {t_en} with the {en} would break the hand: pass.",
+                        "pass_keep_shape", play=best[3], table=table)
 
     @staticmethod
     def _plays_after(hand: Sequence[Card], play: Reading, level: str) -> int:
@@ -312,7 +331,8 @@ class HeuristicCore:
                                          c.strength(level), c.index))
         return best, _r(
             f"{best.notation}을(를) 돌려줍니다: 패 구성에 가장 덜 필요한 카드입니다.",
-            f"Return {best.notation}: the hand's split needs it least.")
+            f"Return {best.notation}: the hand's split needs it least.",
+            "return_least_needed", card=best)
 
 
 def view_of(obs: Observation, tracker: Tracker | None = None) -> View:

@@ -29,8 +29,8 @@ class RandomPlayer:
             raise ValueError(f"seat {obs.seat} has nothing to do now")
         action = self.rng.choice(obs.legal_actions)
         if action is PASS:
-            self.reason = Reason("무작위로 패스를 골랐습니다.", "Passed at random.")
+            self.reason = Reason("무작위로 패스를 골랐습니다.", "Passed at random.", code="random")
         else:
             self.reason = Reason("합법적인 행동 중 무작위로 골랐습니다.",
-                                 "Chose at random among the legal actions.")
+                                 "Chose at random among the legal actions.", code="random")
         return action

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Final
 from guandan.cards import RANK_VALUE, Card, rank_strength
 from guandan.players.base import Reason
 from guandan.players.decompose import Part, decompose, same_rank_cost, sequence_cost
-from guandan.players.describe import play_names
+from guandan.players.describe import play_names, reason_params
 from guandan.players.heuristic import (
     CONTROL_KEEP,
     FOLLOW_SLACK,
@@ -705,13 +705,16 @@ class SearchPlayer:
 
     def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int) -> Reason:
         k = self.last_samples
+        # The figures behind the choice, for the page (beside the reason's words).
+        figures = {"samples": k, "win_share": round(best.win_share), "candidates": n,
+                   "base_share": round(h.win_share)}
         if best is h:
             return Reason(
                 ko=f"{h_reason.ko} (표본 {k}판 탐색: 이 수로 {best.win_share:.0f}% 이김, "
                    f"후보 {n}개 중 최선)",
                 en=f"{h_reason.en} (search over {k} sampled deals: wins {best.win_share:.0f}% "
                    f"of them, best of {n} candidates)",
-                zh=h_reason.zh)
+                zh=h_reason.zh, code=h_reason.code, params={**h_reason.params, **figures})
         if best.action is None:
             ko_a, en_a = "패스", "passing"
         else:
@@ -720,4 +723,6 @@ class SearchPlayer:
             ko=f"표본 {k}판으로 끝까지 두어 보니 {ko_a}이(가) {best.win_share:.0f}% 이겨 가장 "
                f"좋습니다 (기본 선택은 {h.win_share:.0f}%).",
             en=f"Playing the hand out over {k} sampled deals, {en_a} does best: it wins "
-               f"{best.win_share:.0f}% of them (the rule of thumb {h.win_share:.0f}%).")
+               f"{best.win_share:.0f}% of them (the rule of thumb {h.win_share:.0f}%).",
+            code="search_better",
+            params={**reason_params(play=best.action), **figures})

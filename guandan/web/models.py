@@ -70,6 +70,8 @@ class Event(BaseModel):
     card: str | None = None
     play: PlayOut | None = None
     finished: int | None = None  # the finish rank reached by this play, if any
+    trick: int | None = None  # plays and passes: the trick of the hand they belong to (1, 2 …)
+    wins: bool = False  # the play that took its trick (the trick is over)
 
 
 class TableOut(BaseModel):
@@ -103,6 +105,20 @@ class HandResult(BaseModel):
     a_tries_max: int | None = None
     final_winner: str | None = None
     last_play: TableOut | None = None  # the play that ended the hand
+    first_partner: int | None = None  # the partner of the 1st: its place decides the gain
+
+
+class EndedHand(BaseModel):
+    """The hand just finished, shown with its result until 다시 하기: its log and every seat's
+    remaining cards (once a hand is over they may be shown; nothing else of another seat's)."""
+
+    hand: int
+    level: str
+    wild: str
+    history: list[Event]
+    remaining: dict[str, list[str]]  # seat -> the cards it still held when the hand ended
+    tribute: TributeOut
+    finish_order: list[int]
 
 
 class GameState(BaseModel):
@@ -140,6 +156,7 @@ class GameState(BaseModel):
     #: The game's committed changes: send it back as ``If-Match`` so that a change applies
     #: only to the game as it was seen (a retried request cannot act twice).
     version: int = 0
+    ended: EndedHand | None = None  # with a result shown (or the match won): the hand it ended
 
 
 class StepOut(BaseModel):
@@ -151,6 +168,15 @@ class StepOut(BaseModel):
 class ReadingsOut(BaseModel):
     readings: list[PlayOut]  # every reading of the cards, strongest first
     legal: list[PlayOut]  # those that may be played now, strongest first
+
+
+class WhyOut(BaseModel):
+    """A reason as a code and its values, which the page's catalogs put into words
+    (``hint.why.<code>``); ``params`` may hold the search's figures (``samples``, ``win_share``,
+    ``candidates``, ``base_share``)."""
+
+    code: str
+    params: dict[str, object] = {}
 
 
 class HintOut(BaseModel):
@@ -168,6 +194,21 @@ class HealthOut(BaseModel):
     database: str
     games_in_memory: int
     ai: dict[str, object]
+    why: WhyOut | None = None  # the same reason for the page's own words (None: text only)
+
+
+class ReplayOut(BaseModel):
+    """A finished hand of the match, every seat's cards open, for the records page's replay.
+    Only finished hands: the same the export gives."""
+
+    hand: int
+    level: str
+    wild: str
+    leader: int
+    hands: dict[str, list[str]]  # seat -> its cards once the tribute was exchanged
+    tribute: TributeOut
+    steps: list[Event]  # every play and pass, with its trick
+    finish_order: list[int]
 
 
 class ErrorBody(BaseModel):

@@ -8,25 +8,30 @@ code the page's catalogs translate.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from guandan.cards import Card, parse_card
+from guandan.cards import Card, parse_card, parse_cards
+from guandan.hand import Hand
 from guandan.match import PASS, Match, Observation
 from guandan.match import HandResult as MatchResult
 from guandan.plays import legal_plays
 from guandan.presets import get_preset
-from guandan.readings import Reading, beats, classify, why_not_beats
-from guandan.seats import SEATS, team_of
+from guandan.readings import Reading, beats, classify, read_as, why_not_beats
+from guandan.seats import SEATS, partner, team_of
 from guandan.tribute import givers
 from guandan.web.models import (
+    EndedHand,
     Event,
     GameState,
     HandResult,
     PlayOut,
+    ReplayOut,
     TableOut,
     TributeOut,
+    WhyOut,
 )
 from guandan.web.store import Game
 
@@ -91,6 +96,173 @@ def _mark_finishes(events: list[Event], finish_order: Sequence[int], counts_know
         at = last_play.get(seat)
         if at is not None and counts_known:
             events[at].finished = rank
+
+
+class TrickMarks:
+    """Which trick each play and pass of a hand belongs to, and the plays that took a trick.
+
+    The engine's own play of a deal (``Hand``) decides where a trick ends: the plays are
+    replayed from the hands held once the tribute was exchanged (the server's knowledge; the
+    page receives only the numbers). ``feed`` takes the hand's turns so far and replays only
+    those it has not seen.
+    """
+
+    def __init__(self, start: dict[int, list[Card]], level: str, leader: int) -> None:
+        self.hand = Hand(start, level, leader)
+        self.level = level
+        self.trick = 1
+        self.marks: list[tuple[int, bool]] = []  # per turn: its trick, and whether it took it
+        self.last: int | None = None  # the turn of the trick's last play
+
+    def feed(self, turns: Sequence[Event]) -> None:
+        for e in turns[len(self.marks):]:
+            self.marks.append((self.trick, False))
+            if e.kind == "play" and e.play is not None:
+                self.hand.play(e.seat, read_as(parse_cards(e.play.cards), self.level,
+                                               e.play.kind, e.play.rank))
+                self.last = len(self.marks) - 1
+            else:
+                self.hand.pass_turn(e.seat)
+            if (self.hand.table is None or self.hand.to_act is None) and self.last is not None:
+                self.marks[self.last] = (self.marks[self.last][0], True)
+                self.trick += 1
+                self.last = None
+
+    def mark(self, events: Sequence[Event]) -> None:
+        """Set ``trick`` and ``wins`` on the plays and passes of ``events``."""
+        turns = [e for e in events if e.kind in ("play", "pass")]
+        self.feed(turns)
+        for e, (trick, wins) in zip(turns, self.marks, strict=False):
+            e.trick, e.wins = trick, wins
+
+
+def mark_tricks(events: Sequence[Event], start: dict[int, list[Card]], level: str,
+                leader: int) -> None:
+    """Number the trick of each play and pass of a whole hand (see ``TrickMarks``)."""
+    TrickMarks(start, level, leader).mark(events)
+
+
+def _played_by(events: Iterable[Event]) -> dict[int, list[Card]]:
+    out: dict[int, list[Card]] = {s: [] for s in SEATS}
+    for e in events:
+        if e.kind == "play" and e.play is not None:
+            out[e.seat].extend(parse_cards(e.play.cards))
+    return out
+
+
+#: The trick marks of the hand each match is playing, kept between requests so that each
+#: state replays only the turns since the last one (a match that is let go takes its marks).
+_LIVE: weakref.WeakKeyDictionary[Match, tuple[tuple[int, int], TrickMarks]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _live_tricks(game: Game, history: list[Event]) -> None:
+    """Trick marks for the hand in play: the hands at its first lead are the cards held now
+    and those played since."""
+    m = game.match
+    turns = [e for e in history if e.kind in ("play", "pass")]
+    if m.phase != "play" or not turns:
+        return
+    key = (m.match_number, m.hand_number)
+    kept = _LIVE.get(m)
+    if kept is None or kept[0] != key or len(kept[1].marks) > len(turns):
+        played = _played_by(history)
+        start = {s: list(m.hands[s]) + played[s] for s in SEATS}
+        kept = (key, TrickMarks(start, m.level, m.leader))
+        _LIVE[m] = kept
+    kept[1].mark(turns)
+
+
+# -- finished hands, from their records ----------------------------------------------------------
+
+
+def _record_events(record: dict[str, Any], seat: int | None) -> list[Event]:
+    """A finished hand's events: gifts, returns (cards hidden unless ``seat`` took part; every
+    card with ``seat`` None), plays and passes."""
+    out: list[Event] = []
+    tribute = record.get("tribute") or {}
+    for g in tribute.get("gifts", []):
+        out.append(Event(kind="gift", seat=g["from"], to=g["to"], card=g["card"]))
+    for g in tribute.get("returns", []):
+        seen = seat is None or seat in (g["from"], g["to"])
+        out.append(Event(kind="return", seat=g["from"], to=g["to"],
+                         card=g["card"] if seen else None))
+    for a in record.get("actions", []):
+        if a.get("pass"):
+            out.append(Event(kind="pass", seat=a["seat"]))
+        else:
+            out.append(Event(kind="play", seat=a["seat"], play=PlayOut(
+                cards=list(a["cards"]), kind=a["kind"], rank=a["rank"])))
+    return out
+
+
+def _record_start(record: dict[str, Any]) -> dict[int, list[Card]]:
+    """Every seat's cards once the tribute was exchanged (the deal, gifts and returns)."""
+    hands = {s: parse_cards(record["deal"][str(s)]) for s in SEATS}
+    tribute = record.get("tribute") or {}
+    for g in [*tribute.get("gifts", []), *tribute.get("returns", [])]:
+        c = parse_card(g["card"])
+        hands[int(g["from"])].remove(c)
+        hands[int(g["to"])].append(c)
+    return hands
+
+
+def _record_tribute(record: dict[str, Any], events: list[Event]) -> TributeOut:
+    kind = str((record.get("tribute") or {}).get("kind", "none"))
+    return TributeOut(kind=kind, gifts=[e for e in events if e.kind == "gift"],
+                      returns=[e for e in events if e.kind == "return"])
+
+
+def _went_out(record: dict[str, Any], start: dict[int, list[Card]],
+              played: dict[int, list[Card]]) -> list[int]:
+    """The seats of the finish order that played all their cards (the last ones are ranked
+    with cards in hand)."""
+    return [s for s in record["finish_order"] if len(played[s]) == len(start[s])]
+
+
+def ended_out(game: Game, record: dict[str, Any]) -> EndedHand:
+    """The hand just finished as seat 1 may see it now: its log and every seat's remaining
+    cards (returns it took no part in stay hidden)."""
+    level = str(record["level"])
+    events = _record_events(record, HUMAN)
+    start = _record_start(record)
+    mark_tricks(events, start, level, int(record["leader"]))
+    played = _played_by(events)
+    remaining = {}
+    for s in SEATS:
+        left = Counter(start[s])
+        left.subtract(played[s])
+        remaining[str(s)] = [c.notation for c in strength_order(left.elements(), level)]
+    _mark_finishes(events, _went_out(record, start, played), True)
+    return EndedHand(hand=int(record["hand"]), level=level, wild="H" + level, history=events,
+                     remaining=remaining, tribute=_record_tribute(record, events),
+                     finish_order=list(record["finish_order"]))
+
+
+def replay_out(game: Game, hand: int) -> ReplayOut:
+    """A finished hand of this match with every seat's cards, for the replay."""
+    record = next((r for r in game.match.records if r.get("hand") == hand), None)
+    if record is None:
+        raise Refusal("no_such_hand", f"hand {hand} of this match is not finished",
+                      status=404, hand=hand)
+    level = str(record["level"])
+    events = _record_events(record, None)
+    start = _record_start(record)
+    steps = [e for e in events if e.kind in ("play", "pass")]
+    mark_tricks(steps, start, level, int(record["leader"]))
+    _mark_finishes(steps, _went_out(record, start, _played_by(steps)), True)
+    return ReplayOut(hand=hand, level=level, wild="H" + level, leader=int(record["leader"]),
+                     hands={str(s): [c.notation for c in strength_order(start[s], level)]
+                            for s in SEATS},
+                     tribute=_record_tribute(record, events), steps=steps,
+                     finish_order=list(record["finish_order"]))
+
+
+def why_out(code: str, params: Any) -> WhyOut | None:
+    """A player's structured reason for the page (None when it gave only words)."""
+    if not code:
+        return None
+    return WhyOut(code=code, params=dict(params or {}))
 
 
 # -- hand arrangement -------------------------------------------------------------------------
@@ -289,6 +461,7 @@ def result_out(r: MatchResult, a_tries_max: int | None,
         reset=s.reset,
         final_winner=s.final_winner,
         last_play=last_play(record),
+        first_partner=partner(r.finish_order[0]) if r.finish_order else None,
     )
 
 
@@ -313,6 +486,7 @@ def state_out(game: Game) -> GameState:
     trick = [event_out(e) for e in obs.trick]
     _mark_finishes(history, obs.finish_order, True)
     _mark_finishes(trick, obs.finish_order, True)
+    _live_tricks(game, history)
     my_turn = m.to_act == HUMAN
     legal = obs.legal_actions if my_turn else []
     returnable = list(dict.fromkeys(a.notation for a in legal if isinstance(a, Card)))
@@ -323,6 +497,9 @@ def state_out(game: Game) -> GameState:
     for r in results:
         if r.final_winner:
             final = r.final_winner
+    ended = None
+    if (pending is not None or m.to_act is None) and m.records:
+        ended = ended_out(game, m.records[-1])
     return GameState(
         id=game.id,
         preset=game.preset,  # type: ignore[arg-type]
@@ -356,6 +533,7 @@ def state_out(game: Game) -> GameState:
         final_winner=final,
         ai=game.ai,
         hint_ai=game.hint_ai,
+        ended=ended,
     )
 
 

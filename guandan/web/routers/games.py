@@ -141,13 +141,16 @@ async def hint(game_id: str, store: StoreDep, ai: AIDep) -> HintOut:
         name = game.player_name(HUMAN)
     d = await ai.decide(name, HUMAN, obs)
     why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
+    coded = views.why_out(d.reason.code, d.reason.params)
     if d.action is PASS:
-        return HintOut(kind="pass", cards=[], play=None, reason=why, played_by=d.played_by)
+        return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
+                       played_by=d.played_by)
     if isinstance(d.action, Card):
         return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
-                       played_by=d.played_by)
+                       why=coded, played_by=d.played_by)
     p = views.play_out(d.action)  # type: ignore[arg-type]
-    return HintOut(kind="play", cards=p.cards, play=p, reason=why, played_by=d.played_by)
+    return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded,
+                   played_by=d.played_by)
 
 
 @router.post("/{game_id}/step")

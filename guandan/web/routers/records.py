@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from guandan.web import views
 from guandan.web.deps import ReadGame
-from guandan.web.models import RecordsOut
+from guandan.web.models import RecordsOut, ReplayOut
 
 router = APIRouter(prefix="/api/games/{game_id}")
 
@@ -19,6 +19,12 @@ router = APIRouter(prefix="/api/games/{game_id}")
 async def records(game: ReadGame) -> RecordsOut:
     return RecordsOut(preset=game.preset, match_number=game.match_number,
                       results=views.hand_results(game), hands=len(game.match.records))
+
+
+@router.get("/replay/{hand}")
+async def replay(game: ReadGame, hand: int) -> ReplayOut:
+    """A finished hand of the match, every seat's cards open (as in the export)."""
+    return views.replay_out(game, hand)
 
 
 @router.get("/export")

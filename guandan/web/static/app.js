@@ -12,6 +12,8 @@
 //   tribute.js   gifts, exemption, returning a card
 //   result.js    the result screen after a hand
 //   pages.js     which view is shown; start screen, new game, rules, intro, records
+//   replay.js    the replay of a finished hand, every hand open
+//   fx.js        motion of plays and tribute cards, sounds (WebAudio, off by default)
 
 import { $ } from "./dom.js";
 import { renderControls, renderMessage, renderReadings, wireControls } from "./controls.js";
@@ -20,6 +22,7 @@ import {
   I18N, errorText, loadCatalogs, loadFonts, refreshFonts, translateStatic, useLanguage,
 } from "./i18n.js";
 import { go, newGame, onContinue, openNew } from "./pages.js";
+import { onEvent, onGame, unlockSound } from "./fx.js";
 import { renderResult } from "./result.js";
 import { S, nextHand, showMessage, subscribe } from "./state.js";
 import { renderTable } from "./table.js";
@@ -42,11 +45,20 @@ async function setLang(lang) {
   translateStatic();
   go(S.view);
   if (S.game) render();
+  renderMessage(); // a message shown before is said again in the new language
 }
 
 function wire() {
   wireControls();
-  $("#btn-again").addEventListener("click", nextHand);
+  $("#btn-again").addEventListener("click", () => {
+    S.resultFolded = false;
+    nextHand();
+  });
+  $("#btn-result-view").addEventListener("click", () => {
+    S.resultFolded = !S.resultFolded;
+    renderResult();
+  });
+  $("#btn-sound").addEventListener("click", unlockSound);
   $("#btn-continue").addEventListener("click", onContinue);
   for (const b of document.querySelectorAll(".btn-new")) b.addEventListener("click", openNew);
   $("#btn-new-cancel").addEventListener("click", () => ($("#newgame").hidden = true));
@@ -57,7 +69,7 @@ function wire() {
     try {
       await newGame(p, d);
     } catch (e) {
-      showMessage(errorText(e), "error");
+      showMessage(() => errorText(e), "error");
     }
   });
   $("#btn-log").addEventListener("click", () => $("#log").classList.toggle("open"));
@@ -84,6 +96,8 @@ async function main() {
     if (S.game) render();
   });
   subscribe("game", render);
+  subscribe("game", onGame);
+  subscribe("event", onEvent);
   subscribe("message", renderMessage);
   wire();
   $("#lang").value = I18N.lang;

@@ -3,9 +3,10 @@
 // chooser between the readings of the selection when it can be played in several ways.
 
 import { $ } from "./dom.js";
-import { I18N, t, cardText, errorText, playDesc, seatName } from "./i18n.js";
+import { I18N, t, errorText, playDesc, reasonFigures, reasonText, seatName } from "./i18n.js";
 import { renderHand, selectCards, selectedCards } from "./hand.js";
-import { INTERVALS, LS, S, act, api, nextHand, schedule, showMessage } from "./state.js";
+import { INTERVALS, LS, PACES, S, act, api, nextHand, schedule, showMessage } from "./state.js";
+import { renderTable } from "./table.js";
 import { onReturn, returnTarget } from "./tribute.js";
 
 export function renderControls() {
@@ -15,7 +16,7 @@ export function renderControls() {
   $("#btn-play").disabled = !mine || returning;
   $("#btn-pass").disabled = !mine || returning || !g.can_pass;
   $("#btn-hint").disabled = !mine;
-  $("#btn-return").hidden = !(g && g.phase === "return" && g.to_act === 1);
+  $("#btn-return").hidden = !(g && g.phase === "return" && g.to_act === 1 && !g.result);
   $("#btn-return").disabled = !returning;
   $("#btn-sort").textContent = `${t("btn.sort")}: ${t("sort." + S.sort).split(" ")[0]}`;
   $("#btn-sort").dataset.mode = S.sort;
@@ -29,9 +30,22 @@ export function renderControls() {
     if (o.textContent !== label) o.textContent = label;
   }
   interval.value = String(S.interval);
+  const pace = $("#ai-pace");
+  for (const o of pace.options) {
+    const label = t("pace." + o.value);
+    if (o.textContent !== label) o.textContent = label;
+  }
+  pace.value = S.pace;
+  for (const [id, on] of [["#btn-sound", S.sound], ["#btn-counter", S.counter]]) {
+    const b = $(id);
+    b.setAttribute("aria-pressed", String(on));
+    b.classList.toggle("on", on);
+    b.textContent = `${t(b.dataset.label)}: ${on ? t("auto.on") : t("auto.off")}`;
+  }
   const status = $("#status");
   if (!g) return (status.textContent = "");
-  if (g.to_act === null) status.textContent = t("status.over");
+  if (g.result) status.textContent = t("result.title", { n: g.result.hand });
+  else if (g.to_act === null) status.textContent = t("status.over");
   else if (g.phase === "return")
     status.textContent = g.to_act === 1
       ? t("status.return", { to: seatName(returnTarget(g)) })
@@ -44,7 +58,32 @@ export function renderControls() {
 export function renderMessage() {
   const el = $("#message");
   const m = S.message;
-  el.textContent = m ? m.text : "";
+  el.innerHTML = "";
+  const text = document.createElement("span");
+  text.className = "msg-text";
+  text.textContent = m ? m.make() : "";
+  el.appendChild(text);
+  if (m && m.more) {
+    // The figures behind a hint: one click away, in a box over the table.
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "msg-more";
+    b.id = "btn-more";
+    b.setAttribute("aria-expanded", String(!!m.open));
+    b.textContent = m.open ? t("hint.less") : t("hint.more");
+    b.addEventListener("click", () => {
+      m.open = !m.open;
+      renderMessage();
+    });
+    el.appendChild(b);
+    if (m.open) {
+      const box = document.createElement("div");
+      box.className = "msg-figures";
+      box.id = "hint-figures";
+      box.textContent = m.more();
+      el.appendChild(box);
+    }
+  }
   el.className = m ? m.kind : "";
   el.setAttribute("role", m && m.kind === "error" ? "alert" : "status");
   const n = S.selected.size;
@@ -146,19 +185,17 @@ async function onHint() {
   if (!g) return;
   try {
     const h = await api("POST", `/api/games/${g.id}/hint`);
-    const reason = h.reason[I18N.lang] || h.reason.en || h.reason.ko;
     selectCards(h.cards);
-    let head;
-    if (h.kind === "pass") head = t("hint.pass");
-    else if (h.kind === "return") head = t("hint.return", { card: cardText(h.cards[0]) });
-    else head = t("hint.play", { play: playDesc(h.play) });
-    S.message = { text: `${head} — ${reason}`, kind: "hint" };
+    // One sentence in the page's words (made again after a language switch); the player's
+    // own words only when it gives no reason code.
+    const said = () => (h.why && reasonText(h.why)) || h.reason[I18N.lang] || h.reason.en;
+    showMessage(() => `${t("hint.label")} · ${said()}`, "hint", () => reasonFigures(h.why));
     S.readings = null;
     renderHand();
     renderMessage();
     if (h.kind === "play") await updateReadings(h.play);
   } catch (e) {
-    showMessage(errorText(e), "error");
+    showMessage(() => errorText(e), "error");
   }
 }
 
@@ -173,6 +210,13 @@ function setAuto(on) {
   S.auto = on;
   renderControls();
   schedule();
+}
+
+function toggleSetting(name) {
+  S[name] = !S[name];
+  localStorage.setItem(LS[name], S[name] ? "on" : "off");
+  renderControls();
+  if (name === "counter" && S.game) renderTable();
 }
 
 // -- wiring ---------------------------------------------------------------------------------
@@ -210,14 +254,48 @@ export function wireControls() {
     localStorage.setItem(LS.interval, sel.value);
     schedule();
   });
+  const pace = $("#ai-pace");
+  for (const p of Object.keys(PACES)) {
+    const o = document.createElement("option");
+    o.value = p;
+    o.textContent = t("pace." + p);
+    pace.appendChild(o);
+  }
+  pace.addEventListener("change", () => {
+    S.pace = pace.value;
+    localStorage.setItem(LS.pace, pace.value);
+    schedule();
+  });
+  $("#btn-sound").addEventListener("click", () => toggleSetting("sound"));
+  $("#btn-counter").addEventListener("click", () => toggleSetting("counter"));
+  const settings = $("#settings");
+  $("#btn-settings").addEventListener("click", (e) => {
+    e.stopPropagation();
+    settings.hidden = !settings.hidden;
+    $("#btn-settings").setAttribute("aria-expanded", String(!settings.hidden));
+  });
+  document.addEventListener("click", (e) => {
+    if (!settings.hidden && !e.target.closest("#settings, #btn-settings")) {
+      settings.hidden = true;
+      $("#btn-settings").setAttribute("aria-expanded", "false");
+    }
+  });
   document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !settings.hidden) {
+      settings.hidden = true;
+      $("#btn-settings").setAttribute("aria-expanded", "false");
+      return;
+    }
     if (e.target.closest && e.target.closest("select, input, textarea")) return;
     if (S.view !== "game" || !$("#newgame").hidden) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const k = e.key.toLowerCase();
     if (k === "enter") {
       e.preventDefault();
-      if (!$("#result").hidden) nextHand();
+      if (!$("#result").hidden) {
+        S.resultFolded = false;
+        nextHand();
+      }
       else if (S.game?.phase === "return") onReturn();
       else onPlay();
     } else if (k === "p") onPass();

@@ -27,12 +27,60 @@ export async function useLanguage(lang) {
   I18N.cat = lang === "ko" ? I18N.ko : await loadCatalog(lang);
 }
 
+/** The catalog's string `key` with its {name} filled from `p`. In Korean, {name|이} also writes
+ * the particle that fits the name's last sound (이/가, 을/를, 은/는, 과/와, 으로/로, 아/야). */
 export function t(key, p = {}) {
   let s = I18N.cat[key];
   if (s === undefined) s = I18N.ko[key];
   if (s === undefined) return key;
   if (typeof s !== "string") return s;
-  return s.replace(/\{(\w+)\}/g, (_, k) => (p[k] === undefined ? "" : String(p[k])));
+  return s.replace(/\{(\w+)(?:\|([^}]+))?\}/g, (_, k, particle) => {
+    const v = p[k] === undefined ? "" : String(p[k]);
+    return particle ? withParticle(v, particle) : v;
+  });
+}
+
+// -- Korean particles -------------------------------------------------------------------------
+
+// How a digit or a Latin letter ends when read in Korean: its final consonant (받침), as the
+// index of the jongseong (0: none, 8: ㄹ). 0 영, 1 일, 3 삼, 6 육, 7 칠, 8 팔, 10 십 …
+const DIGIT_FINAL = [21, 8, 0, 16, 0, 0, 1, 8, 8, 0];
+const LETTER_FINAL = { L: 8, M: 16, N: 4, R: 8 }; // 엘, 엠, 엔, 알; the others end in a vowel
+const PAIRS = [["이", "가"], ["을", "를"], ["은", "는"], ["과", "와"], ["으로", "로"], ["아", "야"],
+  ["이나", "나"], ["이에요", "예요"]];
+
+/** The final consonant of the word as read aloud (0: none, 8: ㄹ …; null: cannot tell). A part
+ * in brackets at the end is not read ("우리 팀 (1·3)" ends in 팀). */
+export function finalConsonant(word) {
+  let w = String(word).trim();
+  for (;;) {
+    const m = w.match(/^(.*\S)\s*[(（][^()（）]*[)）]$/);
+    if (!m) break;
+    w = m[1];
+  }
+  w = w.replace(/[\s.,:;!?'"’”)\]}…·]+$/u, "");
+  if (!w) return null;
+  if (w.endsWith("10")) return 17; // 십
+  const ch = w[w.length - 1];
+  const code = ch.charCodeAt(0);
+  if (code >= 0xac00 && code <= 0xd7a3) return (code - 0xac00) % 28;
+  if (ch >= "0" && ch <= "9") return DIGIT_FINAL[Number(ch)];
+  const up = ch.toUpperCase();
+  if (up >= "A" && up <= "Z") return LETTER_FINAL[up] ?? 0;
+  return null;
+}
+
+/** `word` followed by the form of `particle` that fits it: withParticle("동료", "이") is
+ * "동료가", withParticle("폭탄", "를") "폭탄을", withParticle("♠7", "으로") "♠7로". "나" with
+ * 이/가 is "내가". */
+export function withParticle(word, particle) {
+  const pair = PAIRS.find((x) => x.includes(particle));
+  if (!pair) return word + particle;
+  if (pair[0] === "이" && word === "나") return "내가";
+  const fin = finalConsonant(word);
+  if (fin === null) return word + pair[0]; // unknown ending: the form after a consonant
+  if (pair[0] === "으로") return word + (fin === 0 || fin === 8 ? "로" : "으로");
+  return word + (fin === 0 ? pair[1] : pair[0]);
 }
 
 /** The page's fixed texts: data-i18n (text), data-i18n-title, data-i18n-aria-label. */
@@ -64,6 +112,36 @@ export function playDesc(play) {
   if (rank === "BJ" || rank === "LJ") rank = t("card." + rank);
   else rank = rankLabel(rank);
   return t("play.desc", { kind, rank });
+}
+
+/** How a hint or the log names a play: a single by its card ("♠4"), others by rank and kind. */
+export function playName(play) {
+  if (!play) return "";
+  if (play.kind === "single") return cardText(play.cards[0]);
+  if (play.kind === "joker_bomb") return t("kind.joker_bomb");
+  const rank = play.rank === "BJ" || play.rank === "LJ" ? t("card." + play.rank) : rankLabel(play.rank);
+  if (play.kind === "bomb") return t("play.bomb", { rank, n: play.cards.length });
+  return t("play.name", { kind: t("kind." + play.kind), rank });
+}
+
+/** A player's reason (the hint's `why`: a code and its values) as the page's sentence. */
+export function reasonText(why) {
+  const p = { ...why.params };
+  if (p.play) p.play = playName(p.play);
+  if (p.table) p.table = playName(p.table);
+  if (p.card) p.card = cardText(p.card);
+  let code = why.code;
+  if (code === "search_better" && !why.params.play) code = "search_better_pass";
+  const key = "hint.why." + code;
+  const s = t(key, p);
+  return s === key ? "" : s;
+}
+
+/** The figures behind a reason (the search's samples and win share), or a note that the
+ * choice follows the rules of thumb. */
+export function reasonFigures(why) {
+  const p = why?.params || {};
+  return p.samples ? t("hint.figures", p) : t("hint.no_figures");
 }
 
 /** A refusal of the server (an ApiError: code, params) in the page's language. */

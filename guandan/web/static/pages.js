@@ -1,10 +1,12 @@
-// The page's views and which one is shown (go): the start screen and the new-game dialog, the
-// rules and introduction pages (from the catalogs, with card examples), the match records.
+// The page's views and which one is shown (go): the start screen (with the saved match's
+// summary) and the new-game dialog, the rules and introduction pages (from the catalogs, with
+// card examples), the match records (each finished hand can be replayed: replay.js).
 
 import { cardRow, rankLabel } from "./cards.js";
 import { $, strong } from "./dom.js";
-import { I18N, t, errorText, seatName } from "./i18n.js";
-import { renderResult } from "./result.js";
+import { t, errorText, seatName } from "./i18n.js";
+import { openReplay, renderReplay } from "./replay.js";
+import { renderResult, whyLines } from "./result.js";
 import { S, api, createGame, gameId, refresh, schedule, setGame } from "./state.js";
 
 const PRESETS = ["site", "national", "huaian", "nanjing"];
@@ -12,8 +14,10 @@ const PRESETS = ["site", "national", "huaian", "nanjing"];
 const DIFFICULTIES = ["easy", "normal", "hard"];
 const DEFAULT_DIFFICULTY = "hard";
 const TEAMS = ["13", "24"];
+const COLUMNS = ["hand", "level", "order", "winner", "levels", "why"];
 
-/** Show one view: "start", "game", "rules", "intro" or "records" (kept in the address). */
+/** Show one view: "start", "game", "rules", "intro", "records" or "replay" (kept in the
+ * address). */
 export function go(view) {
   S.view = view;
   for (const v of document.querySelectorAll("[data-view]"))
@@ -23,6 +27,7 @@ export function go(view) {
   if (view === "rules" || view === "intro") renderDoc(view);
   if (view === "records") renderRecords();
   if (view === "start") renderStart();
+  if (view === "replay") renderReplay();
   if (view !== "game") clearTimeout(S.timer);
   else schedule();
   if (S.game) renderResult();
@@ -33,9 +38,33 @@ export function go(view) {
 // -- start, new game ------------------------------------------------------------------------
 
 function renderStart() {
-  const has = !!gameId();
-  $("#btn-continue").disabled = !has;
-  $("#start-note").textContent = has ? t("start.continue_hint") : t("start.none");
+  const id = gameId();
+  $("#btn-continue").disabled = !id;
+  const note = $("#start-note");
+  note.className = "";
+  note.textContent = id ? t("start.continue_hint") : t("start.none");
+  const sum = $("#start-summary");
+  sum.hidden = true;
+  if (!id) return;
+  // The saved match in a line: its number, the hand, both teams' levels, rules and AI level.
+  api("GET", `/api/games/${id}`).then((g) => {
+    if (S.view !== "start" || gameId() !== id) return;
+    sum.innerHTML = "";
+    const a = document.createElement("div");
+    a.textContent = t("start.summary", {
+      match: g.match_number, hand: g.result ? g.result.hand : g.hand_number,
+      us: rankLabel(g.team_levels["13"]), them: rankLabel(g.team_levels["24"]),
+    });
+    const b = document.createElement("div");
+    b.className = "muted";
+    b.textContent = t("start.summary2", {
+      preset: t("preset." + g.preset + ".name"), difficulty: t("difficulty." + g.difficulty),
+    });
+    sum.append(a, b);
+    sum.hidden = false;
+  }).catch((e) => {
+    if (S.view === "start") showStartError(errorText(e));
+  });
 }
 
 function showStartError(text) {
@@ -184,13 +213,12 @@ function recordsTable(results) {
   const tbl = document.createElement("table");
   tbl.className = "records";
   const head = document.createElement("tr");
-  for (const c of ["hand", "level", "order", "winner", "levels", "why"]) {
+  for (const c of [...COLUMNS, "replay"]) {
     const th = document.createElement("th");
     th.textContent = t("records.col." + c);
     head.appendChild(th);
   }
   tbl.appendChild(head);
-  const lang = I18N.lang;
   for (const r of results) {
     const tr = document.createElement("tr");
     tr.className = "record";
@@ -202,13 +230,25 @@ function recordsTable(results) {
       r.finish_order.map((s) => seatName(s)).join(" › "),
       t("team.short." + r.winner) + (r.final_winner ? " · " + t("result.final") : ""),
       levels.join(" · "),
-      lang === "ko" ? r.why_ko : lang === "en" ? r.why_en : t("result.why.gain" + r.gain),
+      whyLines(r).join(" "),
     ];
-    for (const c of cells) {
+    cells.forEach((c, i) => {
       const td = document.createElement("td");
       td.textContent = c;
+      td.dataset.label = t("records.col." + COLUMNS[i]);
       tr.appendChild(td);
-    }
+    });
+    const td = document.createElement("td");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn-replay";
+    b.dataset.hand = r.hand;
+    b.textContent = t("btn.replay");
+    b.addEventListener("click", () => openReplay(r.hand).then(() => go("replay")).catch((e) => {
+      b.replaceWith(errorText(e));
+    }));
+    td.appendChild(b);
+    tr.appendChild(td);
     tbl.appendChild(tr);
   }
   return tbl;

@@ -1,9 +1,11 @@
-// The result screen after a hand: the winner, the last play, the finish order, each team's
-// level before and after and why (the engine's explanation too), a final victory at A.
+// The result screen after a hand: the winner, the last play, the finish order, every seat's
+// remaining cards, each team's level before and after and why, a final victory at A. Every
+// sentence is the page's own (catalogs), said from the person's seat. "판 보기" folds it to a
+// bar so the hand that ended can be seen behind it; the next hand shows after 다시 하기.
 
 import { cardRow, rankLabel } from "./cards.js";
 import { $ } from "./dom.js";
-import { I18N, t, playDesc, seatName } from "./i18n.js";
+import { t, playDesc, seatName } from "./i18n.js";
 import { S } from "./state.js";
 
 export function renderResult() {
@@ -15,6 +17,8 @@ export function renderResult() {
     return;
   }
   dlg.hidden = false;
+  dlg.classList.toggle("folded", !!S.resultFolded);
+  $("#btn-result-view").setAttribute("aria-pressed", String(!!S.resultFolded));
   const body = $("#result-body");
   body.innerHTML = "";
   $("#result-title").textContent = t("result.title", { n: r.hand });
@@ -48,6 +52,25 @@ export function renderResult() {
     ol.appendChild(li);
   }
   body.appendChild(ol);
+  const ended = g.ended && g.ended.hand === r.hand ? g.ended : null;
+  if (ended) {
+    h("h3", t("result.remaining"));
+    const ul = document.createElement("ul");
+    ul.className = "remaining";
+    for (const seat of [1, 2, 3, 4]) {
+      const li = document.createElement("li");
+      li.dataset.seat = seat;
+      const left = ended.remaining[seat];
+      const name = document.createElement("span");
+      name.className = "who";
+      name.textContent = seatName(seat);
+      li.appendChild(name);
+      if (left.length) li.appendChild(cardRow(left, { wild: ended.wild, tiny: true, t }));
+      else li.append(t("result.none_left"));
+      ul.appendChild(li);
+    }
+    body.appendChild(ul);
+  }
   h("h3", t("result.levels"));
   body.appendChild(levelsTable(r));
   const w = h("ul", "", "why");
@@ -56,8 +79,6 @@ export function renderResult() {
     li.textContent = line;
     w.appendChild(li);
   }
-  const engineWhy = I18N.lang === "ko" ? r.why_ko : I18N.lang === "en" ? r.why_en : "";
-  if (engineWhy) h("p", engineWhy, "why-engine");
   h("h3", t("result.players"));
   const pl = document.createElement("ul");
   pl.className = "players";
@@ -101,8 +122,15 @@ function levelsTable(r) {
   return tbl;
 }
 
-function whyLines(r) {
-  const why = [t("result.why.gain" + r.gain)];
+/** Why the levels moved, in the page's words, naming the seats as the person sees them. */
+export function whyLines(r) {
+  const first = r.finish_order[0];
+  const partner = r.first_partner; // the server's: its place decides the gain
+  const place = r.finish_order.indexOf(partner) + 1;
+  const why = [t("result.why.gain", {
+    first: seatName(first), partner: seatName(partner), place, place_ord: t("ord." + place),
+    team: t("team.short." + r.winner), gain: r.gain,
+  })];
   if (r.team_levels_before[r.winner] !== "A" && r.team_levels_after[r.winner] === "A")
     why.push(t("result.why.reached_a", { team: t("team." + r.winner) }));
   if (r.why === "a_not_passed") why.push(t("result.why.a_not_passed"));

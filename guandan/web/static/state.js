@@ -11,11 +11,17 @@ export const LS = {
   game: "guandan.game",
   sort: "guandan.sort",
   interval: "guandan.autoInterval",
+  pace: "guandan.aiPace",
+  sound: "guandan.sound",
+  counter: "guandan.counter",
 };
 export const INTERVALS = [0.3, 0.5, 1, 2, 3, 4, 5];
+// The AI seats' pace (seconds between their plays), a setting of its own: the auto-play
+// interval is only seat 1's.
+export const PACES = { fast: 0.35, normal: 0.9, slow: 1.8 };
 const params = new URLSearchParams(location.search);
-// AI pace (seconds between AI plays); ?pace= overrides it (the tests use a fast pace).
-const AI_PACE = params.has("pace") ? Number(params.get("pace")) : 0.9;
+// ?pace= overrides the AI's pace (the tests use a fast one).
+const PACE_OVERRIDE = params.has("pace") ? Number(params.get("pace")) : null;
 // ?autopace= overrides the auto-play interval (tests only; the page offers 0.3 to 5 s).
 const AUTO_PACE = params.has("autopace") ? Number(params.get("autopace")) : null;
 
@@ -26,16 +32,21 @@ export const S = {
   sort: localStorage.getItem(LS.sort) || "strength",
   auto: false,
   interval: Number(localStorage.getItem(LS.interval) || 1),
+  pace: PACES[localStorage.getItem(LS.pace)] ? localStorage.getItem(LS.pace) : "normal",
+  sound: localStorage.getItem(LS.sound) === "on", // off by default
+  counter: localStorage.getItem(LS.counter) === "on",
   timer: null,
   busy: false,
   readings: null, // {legal: [...], chosen: 0} for the current selection
   readingsSeq: 0,
-  message: null, // {text, kind: "error"|"hint"|"info"}
+  // The message line: {kind: "error"|"hint"|"info", make: () => text, more: () => text|null};
+  // made again in the page's language at every drawing, so a language switch re-says it.
+  message: null,
   view: "start",
   lastEvent: null,
 };
 
-const subscribers = { game: [], message: [] };
+const subscribers = { game: [], message: [], event: [] };
 
 export function subscribe(what, fn) {
   subscribers[what].push(fn);
@@ -93,9 +104,15 @@ export function setGame(g) {
   schedule();
 }
 
-export function showMessage(text, kind) {
-  S.message = { text, kind };
+/** Show a message: `text` a string or a function making it (in the language of the moment). */
+export function showMessage(text, kind, more = null) {
+  S.message = { kind, make: typeof text === "function" ? text : () => text, more };
   notify("message");
+}
+
+/** The AI seats' pause between plays, in seconds. */
+export function aiPace() {
+  return PACE_OVERRIDE ?? PACES[S.pace];
 }
 
 /** The next AI step (or seat 1's, with auto-play), after the page's pause. */
@@ -105,7 +122,7 @@ export function schedule() {
   const g = S.game;
   if (!g || S.view !== "game" || g.result || g.to_act === null) return;
   if (g.to_act === 1 && !S.auto) return;
-  const delay = S.auto ? (AUTO_PACE ?? S.interval) : AI_PACE;
+  const delay = g.to_act === 1 ? (AUTO_PACE ?? S.interval) : aiPace();
   S.timer = setTimeout(step, delay * 1000);
 }
 
@@ -119,12 +136,13 @@ async function step() {
     if (r.state.to_act === 1 && !S.auto) S.message = null;
     S.busy = false;
     setGame(r.state);
+    if (r.event) notify("event");
   } catch (e) {
     S.busy = false;
     if (["your_turn", "result_pending", "match_over", "changed", "not_your_turn"].includes(e.code)) {
       await refresh().catch(() => {});
     } else {
-      showMessage(errorText(e), "error");
+      showMessage(() => errorText(e), "error");
       S.timer = setTimeout(step, 2000);
     }
   }
@@ -146,11 +164,17 @@ export async function act(path, body) {
     const state = await api("POST", `/api/games/${g.id}/${path}`, body);
     S.message = null;
     S.busy = false;
+    const before = S.game;
     setGame(state);
     window.__lastActMs = performance.now() - t0;
+    const mine = state.history.filter((e) => e.seat === 1 && (e.kind === "play" || e.kind === "pass"));
+    if (path !== "return" && before && mine.length) {
+      S.lastEvent = mine[mine.length - 1];
+      notify("event");
+    }
   } catch (e) {
     S.busy = false;
-    showMessage(errorText(e), "error");
+    showMessage(() => errorText(e), "error");
   }
 }
 
@@ -162,7 +186,7 @@ export async function nextHand() {
     S.message = null;
     setGame(await api("POST", `/api/games/${g.id}/next`));
   } catch (e) {
-    showMessage(errorText(e), "error");
+    showMessage(() => errorText(e), "error");
   }
 }
 

@@ -69,6 +69,6 @@ export function returnTarget(g) {
 
 export function onReturn() {
   const cards = selectedCards();
-  if (cards.length !== 1) return showMessage(t("err.select_one_return"), "error");
+  if (cards.length !== 1) return showMessage(() => t("err.select_one_return"), "error");
   act("return", { card: cards[0] });
 }
