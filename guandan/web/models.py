@@ -184,6 +184,7 @@ class HintOut(BaseModel):
     cards: list[str]
     play: PlayOut | None
     reason: dict[str, str]
+    why: WhyOut | None = None  # the same reason for the page's own words (None: text only)
     played_by: str | None = None  # the player that decided (``hint_ai`` unless it failed)
 
 
@@ -194,7 +195,6 @@ class HealthOut(BaseModel):
     database: str
     games_in_memory: int
     ai: dict[str, object]
-    why: WhyOut | None = None  # the same reason for the page's own words (None: text only)
 
 
 class ReplayOut(BaseModel):
