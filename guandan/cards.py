@@ -45,17 +45,20 @@ class Card:
     index: int
     notation: str
 
-    def __new__(cls, notation: str) -> Card:
-        return parse_card(notation)
+    def __new__(cls, notation: str, index: int = -1) -> Card:
+        """The card written ``notation`` (the interned one, as ``parse_card`` reads it).
 
-    @classmethod
-    def _make(cls, suit: str, rank: str, index: int) -> Card:
-        card = object.__new__(cls)
-        object.__setattr__(card, "suit", suit)
+        Only ``_build`` passes ``index``: it makes the 54 cards once, at import.
+        """
+        if index < 0:
+            return parse_card(notation)
+        card = super().__new__(cls)
+        rank = notation[-2:] if notation in JOKERS else notation[1:]
+        object.__setattr__(card, "suit", notation[: len(notation) - len(rank)])
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "value", RANK_VALUE.get(rank) or JOKER_STRENGTH[rank])
         object.__setattr__(card, "index", index)
-        object.__setattr__(card, "notation", suit + rank)
+        object.__setattr__(card, "notation", notation)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -98,9 +101,9 @@ def _build() -> tuple[list[Card], dict[str, Card]]:
     cards: list[Card] = []
     for rank in RANKS:
         for suit in SUITS:
-            cards.append(Card._make(suit, rank, len(cards)))
+            cards.append(Card(suit + rank, len(cards)))
     for joker in JOKERS:
-        cards.append(Card._make("", joker, len(cards)))
+        cards.append(Card(joker, len(cards)))
     return cards, {c.notation: c for c in cards}
 
 

@@ -5,6 +5,13 @@ physical choices give the same kind and rank, the representative uses the fewest
 that no straight flush of the hand needs and, for a full house, the cheapest pair. On a table,
 only plays that beat it are listed.
 
+With ``every=True`` it lists every distinct play (CONTRACT.md): two plays are the same only
+when they have the same kind and rank, the same natural ranks with the same counts, the same
+number of wilds (a level heart is a wild even where it stands for itself) and, for a straight
+flush, the same suit. The generators are the same; ``every`` only widens the choices each one
+makes (how many naturals against wilds, which pair goes with a triple, which suit of a
+straight flush, which naturals of a sequence a wild replaces).
+
 >>> from guandan.cards import parse_cards
 >>> hand = parse_cards("S9 D9 H7 BJ BJ")
 >>> [(p.kind, p.rank) for p in legal_plays(hand, "7")]  # doctest: +NORMALIZE_WHITESPACE
@@ -13,6 +20,8 @@ only plays that beat it are listed.
 >>> table = legal_plays(parse_cards("SK"), "7")[0]
 >>> [p.cards[0].notation for p in legal_plays(hand, "7", table)]
 ['H7', 'BJ']
+>>> [" ".join(map(str, p.cards)) for p in legal_plays(hand, "7", every=True) if p.kind == "pair"]
+['S9 D9', 'S9 H7', 'BJ BJ']
 """
 
 from __future__ import annotations
@@ -26,8 +35,7 @@ from guandan.readings import Reading
 
 _SF = 11
 _JOKER_BOMB = 30
-_VALUES = range(2, 15)
-
+_NORMAL_KINDS = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
 _WINDOW_STARTS = 0b111_1111_1110
@@ -62,7 +70,7 @@ def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
     return tuple(tiers)
 
 
-def _free_copies_first(nat: list[list[Card]], masks: dict[str, int], wilds: int) -> None:
+def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> None:
     """Put each value's copies that no straight flush of the hand needs first, in place.
 
     Representatives take a value's first copies, so a single, pair, triple or run then leaves
@@ -70,133 +78,161 @@ def _free_copies_first(nat: list[list[Card]], masks: dict[str, int], wilds: int)
     plays the single 2 as ``C2``. A copy is needed when five consecutive values of its suit
     around it hold enough natural cards for the wilds to complete; the more of the five they
     hold, the more it is needed (a whole natural straight flush most). ``masks`` has a bit per
-    value held in each suit.
+    value held in each suit (in the order of ``SUITS``).
     """
     need = 5 - wilds
-    tiers: dict[str, tuple[int, ...]] = {}
+    tiers: list[tuple[int, ...]] = []
     any_tied = 0
-    for suit, mask in masks.items():
+    for mask in masks:
+        t: tuple[int, ...] = ()
         if mask.bit_count() >= need:
             t = _flush_tiers(mask, need)
             if t:
-                tiers[suit] = t
                 any_tied |= t[-1]
-    if not tiers:
+        tiers.append(t)
+    if not any_tied:
         return
-    for v in _VALUES:
+    for v in range(2, 15):
         cs = nat[v]
         if any_tied >> v & 1 and len(cs) > 1:
-            need_of = {s: sum(b >> v & 1 for b in t) for s, t in tiers.items()}
-            cs.sort(key=lambda c: need_of.get(c.suit, 0))
+            needs = [sum(b >> v & 1 for b in t) for t in tiers]
+            cs.sort(key=lambda c: needs[c.index & 3])  # suits in the order of SUITS
+
+
+def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
+    """The sets of ``positions`` (held naturals of a sequence) a wild may stand in for instead,
+    at most ``spare`` of them: every such choice is a play of its own with ``every=True``."""
+    out: list[tuple[int, ...]] = [()]
+    for k in range(1, min(spare, len(positions)) + 1):
+        out.extend(combinations(positions, k))
+    return out
 
 
 class _Groups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
-    __slots__ = ("bj", "level", "lj", "lv", "nat", "suited", "wilds")
-
-    def __init__(self, hand: Iterable[Card], level: str) -> None:
+    def __init__(self, hand: Iterable[Card], level: str, every: bool) -> None:
         self.level = level
+        self.every = every
         lv = self.lv = RANK_VALUE[level]
         nat: list[list[Card]] = [[] for _ in range(15)]
         wilds: list[Card] = []
         lj: list[Card] = []
         bj: list[Card] = []
-        masks = dict.fromkeys(SUITS, 0)
+        masks = [0, 0, 0, 0]
         for c in hand:
             v = c.value
             if v > 14:
-                (bj if v == 17 else lj).append(c)
+                if v == 17:
+                    bj.append(c)
+                else:
+                    lj.append(c)
             elif v == lv and c.suit == "H":
                 wilds.append(c)
             else:
                 nat[v].append(c)
-                masks[c.suit] |= 1 << v
+                masks[c.index & 3] |= 1 << v
         nat[1] = nat[14]  # a low A
         _free_copies_first(nat, masks, len(wilds))
-        self.nat, self.wilds, self.lj, self.bj = nat, wilds, lj, bj
-        self.suited: dict[str, tuple[int, list[Card | None]]] | None = None
+        self.nat = nat
+        self.wilds = wilds
+        self.w = len(wilds)
+        self.lj = lj
+        self.bj = bj
+        self.masks = masks
 
-    def strength(self, v: int) -> int:
-        return 15 if v == self.lv else v
+    def _naturals(self, v: int, lowest: int, n: int) -> range:
+        """How many naturals of value ``v`` a play needing ``n`` cards of it may take (the
+        wilds fill the rest), most first; only the most unless ``every``."""
+        most = min(len(self.nat[v]), n)
+        least = max(lowest, n - self.w)
+        if most < least:
+            return range(0)
+        return range(most, least - 1 if self.every else most - 1, -1)
 
     # -- same-rank kinds ------------------------------------------------------------------
 
     def _same_rank(self, kind: str, n: int, min_key: int) -> list[Reading]:
-        out = []
+        out: list[Reading] = []
         level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for v in _VALUES:
+        for v in range(2, 15):
             key = 15 if v == lv else v
             if key <= min_key:
                 continue
-            cs = nat[v]
-            c = len(cs)
-            if c == 0 and not (v == lv and n <= w):
-                continue
-            if c + w < n:
-                continue
-            take = c if c < n else n
-            cards = tuple(cs[:take]) + tuple(wilds[: n - take])
-            out.append(Reading._known(kind, VALUE_RANK[v], cards, level, key, 0))
+            # Wilds alone are the level rank; any other rank needs a natural card.
+            for k in self._naturals(v, 0 if v == lv else 1, n):
+                cards = tuple(nat[v][:k]) + tuple(wilds[: n - k])
+                out.append(Reading(kind, VALUE_RANK[v], cards, level, key, 0))
         if n <= 2:
-            for jokers, rank, key in ((self.lj, "LJ", 16), (self.bj, "BJ", 17)):
-                if len(jokers) >= n and key > min_key:
-                    out.append(Reading._known(kind, rank, tuple(jokers[:n]), level, key, 0))
+            if len(self.lj) >= n and min_key < 16:
+                out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
+            if len(self.bj) >= n and min_key < 17:
+                out.append(Reading(kind, "BJ", tuple(self.bj[:n]), level, 17, 0))
         return out
 
-    def singles(self, min_key: int) -> list[Reading]:
-        return self._same_rank("single", 1, min_key)
-
-    def pairs(self, min_key: int) -> list[Reading]:
-        return self._same_rank("pair", 2, min_key)
-
-    def triples(self, min_key: int) -> list[Reading]:
-        return self._same_rank("triple", 3, min_key)
-
     def full_houses(self, min_key: int) -> list[Reading]:
-        out = []
-        level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for t in _VALUES:
+        out: list[Reading] = []
+        level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
+        for t in range(2, 15):
             key = 15 if t == lv else t
-            ct = len(nat[t])
-            if key <= min_key or ct == 0 or ct + w < 3:
+            if key <= min_key:
                 continue
-            used_t = ct if ct < 3 else 3
-            rem = w - (3 - used_t)
-            # The cheapest pair: fewest wilds, then one that breaks no triple or bomb, then weakest.
-            best: tuple[int, int, int] | None = None
-            best_cards: tuple[Card, ...] = ()
-            for p in _VALUES:
-                if p == t:
-                    continue
-                cp = len(nat[p])
-                if cp >= 2:
-                    cost = (0, 0 if cp == 2 else (1 if cp == 3 else 2), 15 if p == lv else p)
-                    cards = (nat[p][0], nat[p][1])
-                elif cp == 1 and rem >= 1:
-                    cost = (1, 0, 15 if p == lv else p)
-                    cards = (nat[p][0], wilds[w - 1])
-                else:
-                    continue
-                if best is None or cost < best:
-                    best, best_cards = cost, cards
-            if best is None:
-                if rem < 2:
-                    continue
-                best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
-            trip = tuple(nat[t][:used_t]) + tuple(wilds[: 3 - used_t])
-            house = trip + best_cards
-            out.append(Reading._known("full_house", VALUE_RANK[t], house, level, key, 0))
+            for kt in self._naturals(t, 1, 3):
+                trip = tuple(nat[t][:kt]) + tuple(wilds[: 3 - kt])
+                rem = w - (3 - kt)  # wilds left for the pair
+                pairs = self._all_pairs(t, rem) if self.every else self._cheapest_pair(t, rem)
+                for pair in pairs:
+                    out.append(Reading("full_house", VALUE_RANK[t], trip + pair, level, key, 0))
+        return out
+
+    def _cheapest_pair(self, t: int, rem: int) -> list[tuple[Card, ...]]:
+        """The pair the representative full house of triple ``t`` takes: fewest wilds, then one
+        that breaks no triple or bomb, then the weakest."""
+        nat, wilds, lv = self.nat, self.wilds, self.lv
+        best: tuple[int, int, int] | None = None
+        best_cards: tuple[Card, ...] = ()
+        for p in range(2, 15):
+            if p == t:
+                continue
+            cp = len(nat[p])
+            if cp >= 2:
+                cost = (0, 0 if cp == 2 else (1 if cp == 3 else 2), 15 if p == lv else p)
+                cards = (nat[p][0], nat[p][1])
+            elif cp == 1 and rem >= 1:
+                cost = (1, 0, 15 if p == lv else p)
+                cards = (nat[p][0], wilds[self.w - 1])
+            else:
+                continue
+            if best is None or cost < best:
+                best, best_cards = cost, cards
+        if best is None:
+            if rem < 2:
+                return []
+            best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
+        return [best_cards]
+
+    def _all_pairs(self, t: int, rem: int) -> list[tuple[Card, ...]]:
+        """Every distinct pair for the triple ``t``: each other rank with two naturals or one
+        and a wild, and two wilds standing as a pair of some other rank."""
+        nat, wilds, w = self.nat, self.wilds, self.w
+        out: list[tuple[Card, ...]] = []
+        for p in range(2, 15):
+            if p == t:
+                continue
+            cp = len(nat[p])
+            if cp >= 2:
+                out.append((nat[p][0], nat[p][1]))
+            if cp >= 1 and rem >= 1:
+                out.append((nat[p][0], wilds[w - 1]))
+        if rem >= 2:
+            out.append((wilds[w - 2], wilds[w - 1]))
         return out
 
     # -- sequences --------------------------------------------------------------------------
 
     def _runs(self, kind: str, length: int, per: int, min_top: int, min_key: int) -> list[Reading]:
-        out = []
-        nat, wilds, level = self.nat, self.wilds, self.level
-        w = len(wilds)
+        out: list[Reading] = []
+        nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
         for top in range(max(min_top, min_key + 1), 15):
             need = 0
             for v in range(top - length + 1, top + 1):
@@ -205,101 +241,136 @@ class _Groups:
                     need += per - c
             if need > w:
                 continue
-            cards: list[Card] = []
-            for v in range(top - length + 1, top + 1):
-                cards.extend(nat[v][:per])
-            cards.extend(wilds[:need])
-            out.append(Reading._known(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
+            if not self.every:
+                cards: list[Card] = []
+                for v in range(top - length + 1, top + 1):
+                    cards.extend(nat[v][:per])
+                cards.extend(wilds[:need])
+                out.append(Reading(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
+                continue
+            # Every split of the wilds over the positions: k naturals of each, per - k wilds.
+            for takes in self._run_takes(top - length + 1, length, per, w):
+                cards = []
+                used = 0
+                for i, k in enumerate(takes):
+                    cards.extend(nat[top - length + 1 + i][:k])
+                    used += per - k
+                cards.extend(wilds[:used])
+                out.append(Reading(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
         return out
+
+    def _run_takes(self, low: int, length: int, per: int, spare: int) -> list[list[int]]:
+        """How many naturals each position of a run takes, for every choice that leaves at most
+        ``spare`` positions' worth of cards to the wilds."""
+        takes: list[list[int]] = [[]]
+        for v in range(low, low + length):
+            most = min(len(self.nat[v]), per)
+            nxt: list[list[int]] = []
+            for t in takes:
+                left = spare - sum(per - k for k in t)
+                for k in range(most, max(0, per - left) - 1, -1):
+                    nxt.append([*t, k])
+            takes = nxt
+        return takes
 
     def straights(self, min_key: int) -> list[Reading]:
-        out = []
-        nat, wilds, level = self.nat, self.wilds, self.level
-        w = len(wilds)
+        out: list[Reading] = []
+        nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
         for top in range(max(5, min_key + 1), 15):
-            window = range(top - 4, top + 1)
-            missing = 0
-            for v in window:
-                if not nat[v]:
-                    missing += 1
+            held = [i for i in range(5) if nat[top - 4 + i]]
+            missing = 5 - len(held)
             if missing > w:
                 continue
-            cards = [nat[v][0] for v in window if nat[v]]
-            used = missing
-            if not missing and len({c.suit for c in cards}) == 1:
-                # Five natural cards of one suit are a straight flush, never a plain straight:
-                # take another suit at some position, or let a wild stand for one.
-                suit = cards[0].suit
-                for i, v in enumerate(window):
-                    other = next((c for c in nat[v] if c.suit != suit), None)
-                    if other is not None:
-                        cards[i] = other
-                        break
-                else:
-                    if w == 0:
+            for swapped in _swaps(held, w - missing) if self.every else [()]:
+                cards: list[Card | None] = [
+                    None if i in swapped else nat[top - 4 + i][0] if i in held else None
+                    for i in range(5)]
+                used = missing + len(swapped)
+                if used == 0 and not self._mix_suits(cards, top):
+                    # Five naturals of one suit only: a straight flush, never a plain straight.
+                    if self.every or w == 0:
                         continue
-                    cards[0] = wilds[0]
-                    used = -1  # the wild is already in cards
-            if used > 0:
-                cards.extend(wilds[:used])
-            out.append(Reading._known("straight", VALUE_RANK[top], tuple(cards), level, top, 0))
+                    cards[0] = None  # a wild stands for one of them, in another suit
+                    used = 1
+                chosen = tuple(c for c in cards if c is not None) + tuple(wilds[:used])
+                out.append(Reading("straight", VALUE_RANK[top], chosen, level, top, 0))
         return out
 
-    def tubes(self, min_key: int) -> list[Reading]:
-        return self._runs("tube", 3, 2, 3, min_key)
+    def _mix_suits(self, cards: list[Card | None], top: int) -> bool:
+        """Make five natural cards of a straight not all of one suit, swapping one copy for
+        another of its value; False when every copy of the five values is of one suit."""
+        first = cards[0]
+        assert first is not None
+        suit = first.suit
+        if any(c is not None and c.suit != suit for c in cards):
+            return True
+        for i in range(5):
+            for c in self.nat[top - 4 + i]:
+                if c.suit != suit:
+                    cards[i] = c
+                    return True
+        return False
 
-    def plates(self, min_key: int) -> list[Reading]:
-        return self._runs("plate", 2, 3, 2, min_key)
-
-    def _suited(self) -> dict[str, tuple[int, list[Card | None]]]:
+    def _suited(self) -> list[tuple[int, list[Card | None]]]:
         """Per suit: a bit mask of the values held (bit 1 is a low A) and a card per value."""
-        if self.suited is None:
-            suited: dict[str, tuple[int, list[Card | None]]] = {}
-            rows: dict[str, list[Card | None]] = {s: [None] * 15 for s in SUITS}
-            for v in _VALUES:
-                for c in self.nat[v]:
-                    rows[c.suit][v] = c
-            for s, row in rows.items():
-                row[1] = row[14]
-                mask = 0
-                for v in range(1, 15):
-                    if row[v] is not None:
-                        mask |= 1 << v
-                suited[s] = (mask, row)
-            self.suited = suited
-        return self.suited
+        rows: list[list[Card | None]] = [[None] * 15 for _ in SUITS]
+        for v in range(2, 15):
+            for c in self.nat[v]:
+                rows[c.index & 3][v] = c
+        out: list[tuple[int, list[Card | None]]] = []
+        for s in range(4):
+            row = rows[s]
+            row[1] = row[14]
+            mask = self.masks[s]
+            if mask >> 14 & 1:
+                mask |= 2
+            out.append((mask, row))
+        return out
 
     def straight_flushes(self, min_key: int) -> list[Reading]:
         out: list[Reading] = []
-        wilds, level = self.wilds, self.level
-        need = 5 - len(wilds)  # natural cards of one suit a window needs
-        rows = [(mask, row) for mask, row in self._suited().values() if mask.bit_count() >= need]
-        if not rows:
+        wilds, level, w = self.wilds, self.level, self.w
+        need = 5 - w  # natural cards of one suit a window needs
+        if not any(m.bit_count() >= need for m in self.masks):
             return out
+        rows = [(mask, row) for mask, row in self._suited() if mask.bit_count() >= need]
         for top in range(max(5, min_key + 1), 15):
-            best: list[Card | None] | None = None
-            best_held = need - 1
-            for mask, row in rows:
-                held = ((mask >> (top - 4)) & 31).bit_count()
-                if held > best_held:
-                    best, best_held = row, held
-            if best is None:
+            if not self.every:
+                # The suit holding most of the window (the first such suit on a tie).
+                best: list[Card | None] | None = None
+                best_held = need - 1
+                for mask, row in rows:
+                    held = ((mask >> (top - 4)) & 31).bit_count()
+                    if held > best_held:
+                        best, best_held = row, held
+                if best is not None:
+                    cards = tuple(c for c in best[top - 4 : top + 1] if c is not None)
+                    cards += tuple(wilds[: 5 - best_held])
+                    out.append(Reading("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
                 continue
-            cards = tuple(c for c in best[top - 4 : top + 1] if c is not None)
-            cards += tuple(wilds[: 5 - best_held])
-            out.append(Reading._known("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
+            for mask, row in rows:
+                in_suit = [i for i in range(5) if mask >> (top - 4 + i) & 1]
+                missing = 5 - len(in_suit)
+                if missing > w:
+                    continue
+                for swapped in _swaps(in_suit, w - missing):
+                    naturals: list[Card] = []
+                    for i in in_suit:
+                        c = row[top - 4 + i]
+                        if c is not None and i not in swapped:
+                            naturals.append(c)
+                    cards = tuple(naturals) + tuple(wilds[: missing + len(swapped)])
+                    out.append(Reading("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
         return out
 
     # -- specials ---------------------------------------------------------------------------
 
     def specials(self, min_power: int, min_key: int) -> list[Reading]:
         """Bombs, straight flushes and the joker bomb above ``(min_power, min_key)``."""
-        out = []
-        level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for v in _VALUES:
-            cs = nat[v]
-            c = len(cs)
+        out: list[Reading] = []
+        level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
+        for v in range(2, 15):
+            c = len(nat[v])
             if c + w < 4 or c == 0:
                 continue
             key = 15 if v == lv else v
@@ -307,45 +378,52 @@ class _Groups:
                 power = 2 * n
                 if power < min_power or (power == min_power and key <= min_key):
                     continue
-                take = c if c < n else n
-                cards = tuple(cs[:take]) + tuple(wilds[: n - take])
-                out.append(Reading._known("bomb", VALUE_RANK[v], cards, level, key, power))
+                for k in self._naturals(v, 1, n):
+                    cards = tuple(nat[v][:k]) + tuple(wilds[: n - k])
+                    out.append(Reading("bomb", VALUE_RANK[v], cards, level, key, power))
         if min_power < _SF:
             out.extend(self.straight_flushes(0))
         elif min_power == _SF:
             out.extend(self.straight_flushes(min_key))
         if min_power < _JOKER_BOMB and len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
-            out.append(Reading._known("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
+            out.append(Reading("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
         return out
 
     def normal(self, kind: str, min_key: int) -> list[Reading]:
-        return _NORMAL[kind](self, min_key)
+        """The plays of one normal kind whose key is above ``min_key``."""
+        if kind == "single":
+            return self._same_rank("single", 1, min_key)
+        if kind == "pair":
+            return self._same_rank("pair", 2, min_key)
+        if kind == "triple":
+            return self._same_rank("triple", 3, min_key)
+        if kind == "full_house":
+            return self.full_houses(min_key)
+        if kind == "straight":
+            return self.straights(min_key)
+        if kind == "tube":
+            return self._runs("tube", 3, 2, 3, min_key)
+        if kind == "plate":
+            return self._runs("plate", 2, 3, 2, min_key)
+        raise ValueError(f"not a normal kind: {kind!r}")
 
 
-_NORMAL = {
-    "single": _Groups.singles,
-    "pair": _Groups.pairs,
-    "triple": _Groups.triples,
-    "full_house": _Groups.full_houses,
-    "straight": _Groups.straights,
-    "tube": _Groups.tubes,
-    "plate": _Groups.plates,
-}
-
-
-def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None) -> list[Reading]:
+def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
+                every: bool = False) -> list[Reading]:
     """Every distinct play from ``hand`` at ``level``: on an empty table, or beating ``table``.
 
-    One play per kind, rank and size, wild readings included, grouped by kind (singles, pairs,
-    triples, full houses, straights, tubes, plates, then bombs, straight flushes and the joker
-    bomb); within a kind in natural rank order (the level rank in its natural place), jokers last.
+    By default one play per kind, rank and size, wild readings included; with ``every=True``
+    every distinct play (the module docstring says when two are the same). Grouped by kind
+    (singles, pairs, triples, full houses, straights, tubes, plates, then bombs, straight
+    flushes and the joker bomb); within a kind in natural rank order (the level rank in its
+    natural place), jokers last.
     """
-    groups = _Groups(hand, check_level(level))
+    groups = _Groups(hand, check_level(level), every)
     if table is None:
         out: list[Reading] = []
-        for gen in _NORMAL.values():
-            out.extend(gen(groups, 0))
+        for kind in _NORMAL_KINDS:
+            out.extend(groups.normal(kind, 0))
         out.extend(groups.specials(0, 0))
         return out
     if table.power == 0:

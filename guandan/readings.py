@@ -67,27 +67,23 @@ class Reading:
     key: int
     power: int
 
-    def __init__(self, kind: str, rank: str | None, cards: Sequence[Card], level: str) -> None:
+    def __init__(self, kind: str, rank: str | None, cards: Sequence[Card], level: str,
+                 key: int = -1, power: int = -1) -> None:
+        """``key`` and ``power`` are worked out from the rest unless the caller passes them
+        (``legal_plays`` knows them already)."""
         self.kind = kind
         self.rank = rank
         self.cards = tuple(cards)
         self.level = level
-        if rank is None:
+        if key >= 0:
+            self.key = key
+        elif rank is None:
             self.key = 0
         elif kind in SEQUENCE_KINDS:
             self.key = RANK_VALUE[rank]
         else:
             self.key = rank_strength(rank, level)
-        self.power = special_power(kind, len(self.cards))
-
-    @classmethod
-    def _known(
-        cls, kind: str, rank: str | None, cards: tuple[Card, ...], level: str, key: int, power: int
-    ) -> Reading:
-        """Build a reading whose key and power the caller has already worked out (hot path)."""
-        r = object.__new__(cls)
-        r.kind, r.rank, r.cards, r.level, r.key, r.power = kind, rank, cards, level, key, power
-        return r
+        self.power = power if power >= 0 else special_power(kind, len(self.cards))
 
     @property
     def size(self) -> int:
