@@ -19,8 +19,12 @@ from pathlib import Path
 
 from setuptools import setup
 
-#: The modules a search decision spends its time in (relative to this file).
+#: The modules a search decision and a simulated hand spend their time in (relative to this
+#: file): the engine's cards, readings and legal plays, and the AI's hot modules.
 COMPILED = [
+    "guandan/cards.py",
+    "guandan/readings.py",
+    "guandan/plays.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/search.py",

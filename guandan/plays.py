@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
 
-from guandan.cards import RANK_VALUE, SUITS, VALUE_RANK, Card, check_level
+from guandan.cards import RANK_VALUE, VALUE_RANK, Card, check_level
 from guandan.readings import Reading
 
 _SF = 11
@@ -99,6 +99,28 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
             cs.sort(key=lambda c: needs[c.index & 3])  # suits in the order of SUITS
 
 
+#: Bits set in each number below 32 (five values of a window).
+_POPCOUNT = [bin(i).count("1") for i in range(32)]
+#: For each count of naturals a straight flush needs (3, 4 or 5), the windows' bit patterns
+#: (``_windows``) that hold that many: a bit per possible count, as a mask.
+_FIVE_OR_MORE = [0, 0, 0, 0b111000, 0b110000, 0b100000]
+
+
+def _windows(mask: int) -> int:
+    """A bit per count (0-5) of values some window of five of ``mask`` holds."""
+    found = 0
+    for low in range(1, 11):
+        found |= 1 << _POPCOUNT[mask >> low & 31]
+    return found
+
+
+def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
+    """The first ``k`` of ``cards`` and ``extra`` wilds."""
+    if extra == 0:
+        return tuple(cards[:k])
+    return tuple(cards[:k] + wilds[:extra])
+
+
 def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
     """The sets of ``positions`` (held naturals of a sequence) a wild may stand in for instead,
     at most ``spare`` of them: every such choice is a play of its own with ``every=True``."""
@@ -127,7 +149,7 @@ class _Groups:
                     bj.append(c)
                 else:
                     lj.append(c)
-            elif v == lv and c.suit == "H":
+            elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
                 wilds.append(c)
             else:
                 nat[v].append(c)
@@ -141,14 +163,13 @@ class _Groups:
         self.bj = bj
         self.masks = masks
 
-    def _naturals(self, v: int, lowest: int, n: int) -> range:
-        """How many naturals of value ``v`` a play needing ``n`` cards of it may take (the
-        wilds fill the rest), most first; only the most unless ``every``."""
-        most = min(len(self.nat[v]), n)
+    def _least(self, most: int, lowest: int, n: int) -> int:
+        """The fewest naturals of a value a play of ``n`` cards of it takes when ``most`` are
+        at hand (the wilds fill the rest; a rank other than the level's needs ``lowest``). The
+        plays take ``most`` down to this many: only ``most`` unless ``every``, none when this
+        is above ``most``."""
         least = max(lowest, n - self.w)
-        if most < least:
-            return range(0)
-        return range(most, least - 1 if self.every else most - 1, -1)
+        return least if self.every or least > most else most
 
     # -- same-rank kinds ------------------------------------------------------------------
 
@@ -159,9 +180,10 @@ class _Groups:
             key = 15 if v == lv else v
             if key <= min_key:
                 continue
+            most = min(len(nat[v]), n)
             # Wilds alone are the level rank; any other rank needs a natural card.
-            for k in self._naturals(v, 0 if v == lv else 1, n):
-                cards = tuple(nat[v][:k]) + tuple(wilds[: n - k])
+            for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
+                cards = _take(nat[v], k, wilds, n - k)
                 out.append(Reading(kind, VALUE_RANK[v], cards, level, key, 0))
         if n <= 2:
             if len(self.lj) >= n and min_key < 16:
@@ -177,8 +199,9 @@ class _Groups:
             key = 15 if t == lv else t
             if key <= min_key:
                 continue
-            for kt in self._naturals(t, 1, 3):
-                trip = tuple(nat[t][:kt]) + tuple(wilds[: 3 - kt])
+            most = min(len(nat[t]), 3)
+            for kt in range(most, self._least(most, 1, 3) - 1, -1):
+                trip = _take(nat[t], kt, wilds, 3 - kt)
                 rem = w - (3 - kt)  # wilds left for the pair
                 pairs = self._all_pairs(t, rem) if self.every else self._cheapest_pair(t, rem)
                 for pair in pairs:
@@ -189,23 +212,25 @@ class _Groups:
         """The pair the representative full house of triple ``t`` takes: fewest wilds, then one
         that breaks no triple or bomb, then the weakest."""
         nat, wilds, lv = self.nat, self.wilds, self.lv
-        best: tuple[int, int, int] | None = None
+        best = -1
         best_cards: tuple[Card, ...] = ()
         for p in range(2, 15):
             if p == t:
                 continue
             cp = len(nat[p])
+            # cost: wilds used, then the triple or bomb broken, then strength (base 16)
+            strength = 15 if p == lv else p
             if cp >= 2:
-                cost = (0, 0 if cp == 2 else (1 if cp == 3 else 2), 15 if p == lv else p)
+                cost = (0 if cp == 2 else (1 if cp == 3 else 2)) * 16 + strength
                 cards = (nat[p][0], nat[p][1])
             elif cp == 1 and rem >= 1:
-                cost = (1, 0, 15 if p == lv else p)
+                cost = 256 + strength
                 cards = (nat[p][0], wilds[self.w - 1])
             else:
                 continue
-            if best is None or cost < best:
+            if best < 0 or cost < best:
                 best, best_cards = cost, cards
-        if best is None:
+        if best < 0:
             if rem < 2:
                 return []
             best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
@@ -277,33 +302,40 @@ class _Groups:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
         for top in range(max(5, min_key + 1), 15):
-            held = [i for i in range(5) if nat[top - 4 + i]]
-            missing = 5 - len(held)
+            missing = 0
+            for v in range(top - 4, top + 1):
+                if not nat[v]:
+                    missing += 1
             if missing > w:
                 continue
-            for swapped in _swaps(held, w - missing) if self.every else [()]:
-                cards: list[Card | None] = [
-                    None if i in swapped else nat[top - 4 + i][0] if i in held else None
-                    for i in range(5)]
-                used = missing + len(swapped)
-                if used == 0 and not self._mix_suits(cards, top):
+            rank = VALUE_RANK[top]
+            if not self.every:
+                cards = [nat[v][0] for v in range(top - 4, top + 1) if nat[v]]
+                used = missing
+                if not missing and not self._mix_suits(cards, top):
                     # Five naturals of one suit only: a straight flush, never a plain straight.
-                    if self.every or w == 0:
+                    if w == 0:
                         continue
-                    cards[0] = None  # a wild stands for one of them, in another suit
+                    del cards[0]  # a wild stands for one of them, in another suit
                     used = 1
-                chosen = tuple(c for c in cards if c is not None) + tuple(wilds[:used])
-                out.append(Reading("straight", VALUE_RANK[top], chosen, level, top, 0))
+                out.append(Reading("straight", rank, tuple(cards + wilds[:used]), level, top, 0))
+                continue
+            held = [i for i in range(5) if nat[top - 4 + i]]
+            for swapped in _swaps(held, w - missing):
+                cards = [nat[top - 4 + i][0] for i in held if i not in swapped]
+                used = missing + len(swapped)
+                if not used and not self._mix_suits(cards, top):
+                    continue  # only a straight flush
+                out.append(Reading("straight", rank, tuple(cards + wilds[:used]), level, top, 0))
         return out
 
-    def _mix_suits(self, cards: list[Card | None], top: int) -> bool:
+    def _mix_suits(self, cards: list[Card], top: int) -> bool:
         """Make five natural cards of a straight not all of one suit, swapping one copy for
         another of its value; False when every copy of the five values is of one suit."""
-        first = cards[0]
-        assert first is not None
-        suit = first.suit
-        if any(c is not None and c.suit != suit for c in cards):
-            return True
+        suit = cards[0].suit
+        for c in cards:
+            if c.suit != suit:
+                return True
         for i in range(5):
             for c in self.nat[top - 4 + i]:
                 if c.suit != suit:
@@ -311,56 +343,45 @@ class _Groups:
                     return True
         return False
 
-    def _suited(self) -> list[tuple[int, list[Card | None]]]:
-        """Per suit: a bit mask of the values held (bit 1 is a low A) and a card per value."""
-        rows: list[list[Card | None]] = [[None] * 15 for _ in SUITS]
-        for v in range(2, 15):
-            for c in self.nat[v]:
-                rows[c.index & 3][v] = c
-        out: list[tuple[int, list[Card | None]]] = []
-        for s in range(4):
-            row = rows[s]
-            row[1] = row[14]
-            mask = self.masks[s]
-            if mask >> 14 & 1:
-                mask |= 2
-            out.append((mask, row))
-        return out
+    def _in_suit(self, v: int, suit: int) -> Card:
+        """A natural card of value ``v`` in ``suit`` (an index into ``SUITS``); held."""
+        for c in self.nat[v]:
+            if c.index & 3 == suit:
+                return c
+        raise AssertionError("no such card")  # the masks say it is held
 
     def straight_flushes(self, min_key: int) -> list[Reading]:
         out: list[Reading] = []
         wilds, level, w = self.wilds, self.level, self.w
         need = 5 - w  # natural cards of one suit a window needs
-        if not any(m.bit_count() >= need for m in self.masks):
-            return out
-        rows = [(mask, row) for mask, row in self._suited() if mask.bit_count() >= need]
+        masks = [m | 2 if m >> 14 & 1 else m for m in self.masks]  # bit 1: a low A
+        suits = [s for s in range(4) if _FIVE_OR_MORE[need] & _windows(masks[s])]
         for top in range(max(5, min_key + 1), 15):
+            low = top - 4
             if not self.every:
                 # The suit holding most of the window (the first such suit on a tie).
-                best: list[Card | None] | None = None
+                best = -1
                 best_held = need - 1
-                for mask, row in rows:
-                    held = ((mask >> (top - 4)) & 31).bit_count()
+                for s in suits:
+                    held = _POPCOUNT[masks[s] >> low & 31]
                     if held > best_held:
-                        best, best_held = row, held
-                if best is not None:
-                    cards = tuple(c for c in best[top - 4 : top + 1] if c is not None)
-                    cards += tuple(wilds[: 5 - best_held])
-                    out.append(Reading("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
+                        best, best_held = s, held
+                if best >= 0:
+                    cards = [self._in_suit(v, best) for v in range(low, top + 1)
+                             if masks[best] >> v & 1]
+                    out.append(Reading("straight_flush", VALUE_RANK[top],
+                                       tuple(cards + wilds[: 5 - best_held]), level, top, _SF))
                 continue
-            for mask, row in rows:
-                in_suit = [i for i in range(5) if mask >> (top - 4 + i) & 1]
+            for s in suits:
+                in_suit = [i for i in range(5) if masks[s] >> (low + i) & 1]
                 missing = 5 - len(in_suit)
                 if missing > w:
                     continue
                 for swapped in _swaps(in_suit, w - missing):
-                    naturals: list[Card] = []
-                    for i in in_suit:
-                        c = row[top - 4 + i]
-                        if c is not None and i not in swapped:
-                            naturals.append(c)
-                    cards = tuple(naturals) + tuple(wilds[: missing + len(swapped)])
-                    out.append(Reading("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
+                    cards = [self._in_suit(low + i, s) for i in in_suit if i not in swapped]
+                    out.append(Reading("straight_flush", VALUE_RANK[top],
+                                       tuple(cards + wilds[: missing + len(swapped)]),
+                                       level, top, _SF))
         return out
 
     # -- specials ---------------------------------------------------------------------------
@@ -378,8 +399,9 @@ class _Groups:
                 power = 2 * n
                 if power < min_power or (power == min_power and key <= min_key):
                     continue
-                for k in self._naturals(v, 1, n):
-                    cards = tuple(nat[v][:k]) + tuple(wilds[: n - k])
+                most = min(c, n)
+                for k in range(most, self._least(most, 1, n) - 1, -1):
+                    cards = _take(nat[v], k, wilds, n - k)
                     out.append(Reading("bomb", VALUE_RANK[v], cards, level, key, power))
         if min_power < _SF:
             out.extend(self.straight_flushes(0))
