@@ -11,11 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from players.test_compiled import PURE, _setup_compiled  # tests/ is on the path
 
 import guandan
 from guandan.players.compiled import compiled_modules, stale_modules
-
-from players.test_compiled import PURE, _setup_compiled  # tests/ is on the path
 
 ENGINE = Path(guandan.__file__).resolve().parent
 
