@@ -162,6 +162,8 @@ class _Groups:
         self.lj = lj
         self.bj = bj
         self.masks = masks
+        self.by_kind: dict[str, list[Reading]] = {}
+        self.special: list[Reading] | None = None
 
     def _least(self, most: int, lowest: int, n: int) -> int:
         """The fewest naturals of a value a play of ``n`` cards of it takes when ``most`` are
@@ -173,32 +175,28 @@ class _Groups:
 
     # -- same-rank kinds ------------------------------------------------------------------
 
-    def _same_rank(self, kind: str, n: int, min_key: int) -> list[Reading]:
+    def _same_rank(self, kind: str, n: int) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
         for v in range(2, 15):
             key = 15 if v == lv else v
-            if key <= min_key:
-                continue
             most = min(len(nat[v]), n)
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
                 out.append(Reading(kind, VALUE_RANK[v], cards, level, key, 0))
         if n <= 2:
-            if len(self.lj) >= n and min_key < 16:
+            if len(self.lj) >= n:
                 out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
-            if len(self.bj) >= n and min_key < 17:
+            if len(self.bj) >= n:
                 out.append(Reading(kind, "BJ", tuple(self.bj[:n]), level, 17, 0))
         return out
 
-    def full_houses(self, min_key: int) -> list[Reading]:
+    def full_houses(self) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
         for t in range(2, 15):
             key = 15 if t == lv else t
-            if key <= min_key:
-                continue
             most = min(len(nat[t]), 3)
             for kt in range(most, self._least(most, 1, 3) - 1, -1):
                 trip = _take(nat[t], kt, wilds, 3 - kt)
@@ -255,10 +253,10 @@ class _Groups:
 
     # -- sequences --------------------------------------------------------------------------
 
-    def _runs(self, kind: str, length: int, per: int, min_top: int, min_key: int) -> list[Reading]:
+    def _runs(self, kind: str, length: int, per: int, min_top: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(max(min_top, min_key + 1), 15):
+        for top in range(min_top, 15):
             need = 0
             for v in range(top - length + 1, top + 1):
                 c = len(nat[v])
@@ -298,10 +296,10 @@ class _Groups:
             takes = nxt
         return takes
 
-    def straights(self, min_key: int) -> list[Reading]:
+    def straights(self) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(max(5, min_key + 1), 15):
+        for top in range(5, 15):
             missing = 0
             for v in range(top - 4, top + 1):
                 if not nat[v]:
@@ -350,13 +348,13 @@ class _Groups:
                 return c
         raise AssertionError("no such card")  # the masks say it is held
 
-    def straight_flushes(self, min_key: int) -> list[Reading]:
+    def straight_flushes(self) -> list[Reading]:
         out: list[Reading] = []
         wilds, level, w = self.wilds, self.level, self.w
         need = 5 - w  # natural cards of one suit a window needs
         masks = [m | 2 if m >> 14 & 1 else m for m in self.masks]  # bit 1: a low A
         suits = [s for s in range(4) if _FIVE_OR_MORE[need] & _windows(masks[s])]
-        for top in range(max(5, min_key + 1), 15):
+        for top in range(5, 15):
             low = top - 4
             if not self.every:
                 # The suit holding most of the window (the first such suit on a tie).
@@ -386,8 +384,11 @@ class _Groups:
 
     # -- specials ---------------------------------------------------------------------------
 
-    def specials(self, min_power: int, min_key: int) -> list[Reading]:
-        """Bombs, straight flushes and the joker bomb above ``(min_power, min_key)``."""
+    def specials(self) -> list[Reading]:
+        """Bombs, straight flushes and the joker bomb, in the order ``legal_plays`` lists them
+        (generated once)."""
+        if self.special is not None:
+            return self.special
         out: list[Reading] = []
         level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
         for v in range(2, 15):
@@ -397,38 +398,60 @@ class _Groups:
             key = 15 if v == lv else v
             for n in range(4, c + w + 1):
                 power = 2 * n
-                if power < min_power or (power == min_power and key <= min_key):
-                    continue
                 most = min(c, n)
                 for k in range(most, self._least(most, 1, n) - 1, -1):
                     cards = _take(nat[v], k, wilds, n - k)
                     out.append(Reading("bomb", VALUE_RANK[v], cards, level, key, power))
-        if min_power < _SF:
-            out.extend(self.straight_flushes(0))
-        elif min_power == _SF:
-            out.extend(self.straight_flushes(min_key))
-        if min_power < _JOKER_BOMB and len(self.lj) == 2 and len(self.bj) == 2:
+        out.extend(self.straight_flushes())
+        if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
             out.append(Reading("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
+        self.special = out
         return out
 
-    def normal(self, kind: str, min_key: int) -> list[Reading]:
-        """The plays of one normal kind whose key is above ``min_key``."""
+    def normal(self, kind: str) -> list[Reading]:
+        """The plays of one normal kind, in the order ``legal_plays`` lists them (generated
+        once)."""
+        plays = self.by_kind.get(kind)
+        if plays is None:
+            plays = self.by_kind[kind] = self._generate(kind)
+        return plays
+
+    def _generate(self, kind: str) -> list[Reading]:
         if kind == "single":
-            return self._same_rank("single", 1, min_key)
+            return self._same_rank("single", 1)
         if kind == "pair":
-            return self._same_rank("pair", 2, min_key)
+            return self._same_rank("pair", 2)
         if kind == "triple":
-            return self._same_rank("triple", 3, min_key)
+            return self._same_rank("triple", 3)
         if kind == "full_house":
-            return self.full_houses(min_key)
+            return self.full_houses()
         if kind == "straight":
-            return self.straights(min_key)
+            return self.straights()
         if kind == "tube":
-            return self._runs("tube", 3, 2, 3, min_key)
+            return self._runs("tube", 3, 2, 3)
         if kind == "plate":
-            return self._runs("plate", 2, 3, 2, min_key)
+            return self._runs("plate", 2, 3, 2)
         raise ValueError(f"not a normal kind: {kind!r}")
+
+
+#: The hands analysed lately, by their cards in order, level and ``every``: searching and
+#: playing ask again about a hand that has not changed (a pass, another trick to follow), and
+#: a hand's plays are then only filtered by the table. The same cards in the same order give
+#: the same plays, so what is kept changes no result; it is emptied when full.
+_VIEWS: dict[tuple[tuple[int, ...], str, bool], _Groups] = {}
+_VIEWS_KEPT = 1024
+
+
+def _view(hand: Iterable[Card], level: str, every: bool) -> _Groups:
+    cards = list(hand)
+    key = (tuple([c.index for c in cards]), level, every)
+    groups = _VIEWS.get(key)
+    if groups is None:
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            _VIEWS.clear()
+        groups = _VIEWS[key] = _Groups(cards, level, every)
+    return groups
 
 
 def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
@@ -441,13 +464,21 @@ def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
     flushes and the joker bomb); within a kind in natural rank order (the level rank in its
     natural place), jokers last.
     """
-    groups = _Groups(hand, check_level(level), every)
+    groups = _view(hand, check_level(level), every)
+    out: list[Reading] = []
     if table is None:
-        out: list[Reading] = []
         for kind in _NORMAL_KINDS:
-            out.extend(groups.normal(kind, 0))
-        out.extend(groups.specials(0, 0))
+            out.extend(groups.normal(kind))
+        out.extend(groups.specials())
         return out
-    if table.power == 0:
-        return groups.normal(table.kind, table.key) + groups.specials(1, 0)
-    return groups.specials(table.power, table.key)
+    power, key = table.power, table.key
+    if power == 0:  # the same kind (of one size) with a higher key, and every special play
+        for p in groups.normal(table.kind):
+            if p.key > key:
+                out.append(p)
+        out.extend(groups.specials())
+        return out
+    for p in groups.specials():  # a stronger kind of special play, or a higher one of its kind
+        if p.power > power or (p.power == power and p.key > key):
+            out.append(p)
+    return out

@@ -619,3 +619,31 @@ def test_every_lists_more_than_the_default_on_a_dealt_hand() -> None:
     default = legal_plays(hand, "2")
     assert {sig(p) for p in every} == {sig(p) for p in default}
     assert len(every) > len(default)
+
+
+def test_what_legal_plays_keeps_changes_no_result() -> None:
+    """legal_plays keeps the hands it analysed lately: asked again (another table, a returned
+    list changed by the caller, the other mode) it gives what a fresh analysis gives."""
+    import guandan.plays
+
+    rng = random.Random(11)
+    for _ in range(20):
+        hands = deal(rng)
+        level = rng.choice(RANKS)
+        tables: list[Reading | None] = [None, *rng.sample(legal_plays(hands[2], level), 6)]
+
+        def shown(plays: list[Reading]) -> list[tuple[str, str | None, str]]:
+            return [(p.kind, p.rank, " ".join(c.notation for c in p.cards)) for p in plays]
+
+        again = []
+        for every in (False, True, False):
+            for t in tables:
+                plays = legal_plays(hands[1], level, t, every=every)
+                again.append(shown(plays))
+                plays.clear()  # the caller's list: changing it changes nothing kept
+        fresh = []
+        for every in (False, True, False):
+            for t in tables:
+                guandan.plays._VIEWS.clear()
+                fresh.append(shown(legal_plays(hands[1], level, t, every=every)))
+        assert again == fresh
