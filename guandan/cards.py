@@ -159,6 +159,8 @@ def card_list(cards: Iterable[Card]) -> list[str]:
 
 def check_level(level: str) -> str:
     """Return ``level`` if it is a rank ``2``…``A`` (``10`` accepted), else raise ``ValueError``."""
+    if isinstance(level, str) and level in RANK_VALUE:  # the common case, kept as it is
+        return level
     lv = "T" if level == "10" else str(level).upper()
     if lv not in RANK_VALUE:
         raise ValueError(f"not a level: {level!r} (a rank 2-9 T J Q K A)")

@@ -29,16 +29,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
 from guandan.cards import RANK_VALUE, VALUE_RANK, Card, check_level
 from guandan.readings import Reading
 
-_SF = 11
-_JOKER_BOMB = 30
-_NORMAL_KINDS = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
+_SF: Final = 11
+_JOKER_BOMB: Final = 30
+_NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
+#: The rank of each natural value, by value (1 is a low A).
+_RANK: Final = tuple(VALUE_RANK.get(v, "") for v in range(15))
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
-_WINDOW_STARTS = 0b111_1111_1110
+_WINDOW_STARTS: Final = 0b111_1111_1110
 
 
 @lru_cache(maxsize=1 << 16)
@@ -100,10 +103,10 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
 
 
 #: Bits set in each number below 32 (five values of a window).
-_POPCOUNT = [bin(i).count("1") for i in range(32)]
+_POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
 #: For each count of naturals a straight flush needs (3, 4 or 5), the windows' bit patterns
 #: (``_windows``) that hold that many: a bit per possible count, as a mask.
-_FIVE_OR_MORE = [0, 0, 0, 0b111000, 0b110000, 0b100000]
+_FIVE_OR_MORE: Final = (0, 0, 0, 0b111000, 0b110000, 0b100000)
 
 
 def _windows(mask: int) -> int:
@@ -184,7 +187,7 @@ class _Groups:
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
-                out.append(Reading(kind, VALUE_RANK[v], cards, level, key, 0))
+                out.append(Reading(kind, _RANK[v], cards, level, key, 0))
         if n <= 2:
             if len(self.lj) >= n:
                 out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
@@ -203,7 +206,7 @@ class _Groups:
                 rem = w - (3 - kt)  # wilds left for the pair
                 pairs = self._all_pairs(t, rem) if self.every else self._cheapest_pair(t, rem)
                 for pair in pairs:
-                    out.append(Reading("full_house", VALUE_RANK[t], trip + pair, level, key, 0))
+                    out.append(Reading("full_house", _RANK[t], trip + pair, level, key, 0))
         return out
 
     def _cheapest_pair(self, t: int, rem: int) -> list[tuple[Card, ...]]:
@@ -269,7 +272,7 @@ class _Groups:
                 for v in range(top - length + 1, top + 1):
                     cards.extend(nat[v][:per])
                 cards.extend(wilds[:need])
-                out.append(Reading(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
+                out.append(Reading(kind, _RANK[top], tuple(cards), level, top, 0))
                 continue
             # Every split of the wilds over the positions: k naturals of each, per - k wilds.
             for takes in self._run_takes(top - length + 1, length, per, w):
@@ -279,7 +282,7 @@ class _Groups:
                     cards.extend(nat[top - length + 1 + i][:k])
                     used += per - k
                 cards.extend(wilds[:used])
-                out.append(Reading(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
+                out.append(Reading(kind, _RANK[top], tuple(cards), level, top, 0))
         return out
 
     def _run_takes(self, low: int, length: int, per: int, spare: int) -> list[list[int]]:
@@ -306,7 +309,7 @@ class _Groups:
                     missing += 1
             if missing > w:
                 continue
-            rank = VALUE_RANK[top]
+            rank = _RANK[top]
             if not self.every:
                 cards = [nat[v][0] for v in range(top - 4, top + 1) if nat[v]]
                 used = missing
@@ -367,7 +370,7 @@ class _Groups:
                 if best >= 0:
                     cards = [self._in_suit(v, best) for v in range(low, top + 1)
                              if masks[best] >> v & 1]
-                    out.append(Reading("straight_flush", VALUE_RANK[top],
+                    out.append(Reading("straight_flush", _RANK[top],
                                        tuple(cards + wilds[: 5 - best_held]), level, top, _SF))
                 continue
             for s in suits:
@@ -377,7 +380,7 @@ class _Groups:
                     continue
                 for swapped in _swaps(in_suit, w - missing):
                     cards = [self._in_suit(low + i, s) for i in in_suit if i not in swapped]
-                    out.append(Reading("straight_flush", VALUE_RANK[top],
+                    out.append(Reading("straight_flush", _RANK[top],
                                        tuple(cards + wilds[: missing + len(swapped)]),
                                        level, top, _SF))
         return out
@@ -401,7 +404,7 @@ class _Groups:
                 most = min(c, n)
                 for k in range(most, self._least(most, 1, n) - 1, -1):
                     cards = _take(nat[v], k, wilds, n - k)
-                    out.append(Reading("bomb", VALUE_RANK[v], cards, level, key, power))
+                    out.append(Reading("bomb", _RANK[v], cards, level, key, power))
         out.extend(self.straight_flushes())
         if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
@@ -439,8 +442,8 @@ class _Groups:
 #: playing ask again about a hand that has not changed (a pass, another trick to follow), and
 #: a hand's plays are then only filtered by the table. The same cards in the same order give
 #: the same plays, so what is kept changes no result; it is emptied when full.
-_VIEWS: dict[tuple[tuple[int, ...], str, bool], _Groups] = {}
-_VIEWS_KEPT = 1024
+_VIEWS: Final[dict[tuple[tuple[int, ...], str, bool], _Groups]] = {}
+_VIEWS_KEPT: Final = 16
 
 
 def _view(hand: Iterable[Card], level: str, every: bool) -> _Groups:

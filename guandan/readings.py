@@ -186,8 +186,8 @@ def classify(cards: Iterable[Card], level: str) -> list[Reading]:
 #: The sets of cards read lately, by their cards in order and the level: a play is read again
 #: when it is made, replayed or checked. The same cards in the same order give the same
 #: readings, so what is kept changes no result; it is emptied when full.
-_READINGS: dict[tuple[tuple[int, ...], str], list[Reading]] = {}
-_READINGS_KEPT = 4096
+_READINGS: Final[dict[tuple[tuple[int, ...], str], list[Reading]]] = {}
+_READINGS_KEPT: Final = 64
 
 
 def _classify(cs: tuple[Card, ...], level: str) -> list[Reading]:
