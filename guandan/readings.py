@@ -172,26 +172,9 @@ def classify(cards: Iterable[Card], level: str) -> list[Reading]:
     """
     level = check_level(level)
     cs = tuple(cards)
-    if not 0 < len(cs) <= 10:
-        return []
-    key = (tuple([c.index for c in cs]), level)
-    readings = _READINGS.get(key)
-    if readings is None:
-        if len(_READINGS) >= _READINGS_KEPT:
-            _READINGS.clear()
-        readings = _READINGS[key] = _classify(cs, level)
-    return list(readings)
-
-
-#: The sets of cards read lately, by their cards in order and the level: a play is read again
-#: when it is made, replayed or checked. The same cards in the same order give the same
-#: readings, so what is kept changes no result; it is emptied when full.
-_READINGS: Final[dict[tuple[tuple[int, ...], str], list[Reading]]] = {}
-_READINGS_KEPT: Final = 64
-
-
-def _classify(cs: tuple[Card, ...], level: str) -> list[Reading]:
     n = len(cs)
+    if n == 0 or n > 10:
+        return []
     jokers = [c for c in cs if c.is_joker]
     wilds = [c for c in cs if c.suit == "H" and c.rank == level]
     naturals = [c for c in cs if c.suit and not (c.suit == "H" and c.rank == level)]
