@@ -25,6 +25,8 @@ SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: Natural value of each rank: ``2`` is 2 … ``A`` is 14 (A is also 1 at the low end of a sequence).
 RANK_VALUE: Final = {r: i + 2 for i, r in enumerate(RANKS)}
 VALUE_RANK: Final = {v: r for r, v in RANK_VALUE.items()} | {1: "A"}
+#: The same as a tuple indexed by value (1 is a low A; 0 is no rank).
+RANK_OF_VALUE: Final = ("", "A", *RANKS)
 
 #: Strength of the level rank and the jokers for singles, pairs, triples and bombs.
 LEVEL_STRENGTH: Final = 15

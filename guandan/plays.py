@@ -31,14 +31,13 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
-from guandan.cards import RANK_VALUE, VALUE_RANK, Card, check_level
+from guandan.cards import RANK_OF_VALUE, RANK_VALUE, Card, check_level
 from guandan.readings import Reading
 
 _SF: Final = 11
 _JOKER_BOMB: Final = 30
 _NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
-#: The rank of each natural value, by value (1 is a low A).
-_RANK: Final = tuple(VALUE_RANK.get(v, "") for v in range(15))
+
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
 _WINDOW_STARTS: Final = 0b111_1111_1110
@@ -187,7 +186,7 @@ class _Groups:
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
-                out.append(Reading(kind, _RANK[v], cards, level, key, 0))
+                out.append(Reading(kind, RANK_OF_VALUE[v], cards, level, key, 0))
         if n <= 2:
             if len(self.lj) >= n:
                 out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
@@ -206,7 +205,7 @@ class _Groups:
                 rem = w - (3 - kt)  # wilds left for the pair
                 pairs = self._all_pairs(t, rem) if self.every else self._cheapest_pair(t, rem)
                 for pair in pairs:
-                    out.append(Reading("full_house", _RANK[t], trip + pair, level, key, 0))
+                    out.append(Reading("full_house", RANK_OF_VALUE[t], trip + pair, level, key, 0))
         return out
 
     def _cheapest_pair(self, t: int, rem: int) -> list[tuple[Card, ...]]:
@@ -272,7 +271,7 @@ class _Groups:
                 for v in range(top - length + 1, top + 1):
                     cards.extend(nat[v][:per])
                 cards.extend(wilds[:need])
-                out.append(Reading(kind, _RANK[top], tuple(cards), level, top, 0))
+                out.append(Reading(kind, RANK_OF_VALUE[top], tuple(cards), level, top, 0))
                 continue
             # Every split of the wilds over the positions: k naturals of each, per - k wilds.
             for takes in self._run_takes(top - length + 1, length, per, w):
@@ -282,7 +281,7 @@ class _Groups:
                     cards.extend(nat[top - length + 1 + i][:k])
                     used += per - k
                 cards.extend(wilds[:used])
-                out.append(Reading(kind, _RANK[top], tuple(cards), level, top, 0))
+                out.append(Reading(kind, RANK_OF_VALUE[top], tuple(cards), level, top, 0))
         return out
 
     def _run_takes(self, low: int, length: int, per: int, spare: int) -> list[list[int]]:
@@ -309,7 +308,7 @@ class _Groups:
                     missing += 1
             if missing > w:
                 continue
-            rank = _RANK[top]
+            rank = RANK_OF_VALUE[top]
             if not self.every:
                 cards = [nat[v][0] for v in range(top - 4, top + 1) if nat[v]]
                 used = missing
@@ -370,7 +369,7 @@ class _Groups:
                 if best >= 0:
                     cards = [self._in_suit(v, best) for v in range(low, top + 1)
                              if masks[best] >> v & 1]
-                    out.append(Reading("straight_flush", _RANK[top],
+                    out.append(Reading("straight_flush", RANK_OF_VALUE[top],
                                        tuple(cards + wilds[: 5 - best_held]), level, top, _SF))
                 continue
             for s in suits:
@@ -380,7 +379,7 @@ class _Groups:
                     continue
                 for swapped in _swaps(in_suit, w - missing):
                     cards = [self._in_suit(low + i, s) for i in in_suit if i not in swapped]
-                    out.append(Reading("straight_flush", _RANK[top],
+                    out.append(Reading("straight_flush", RANK_OF_VALUE[top],
                                        tuple(cards + wilds[: missing + len(swapped)]),
                                        level, top, _SF))
         return out
@@ -404,7 +403,7 @@ class _Groups:
                 most = min(c, n)
                 for k in range(most, self._least(most, 1, n) - 1, -1):
                     cards = _take(nat[v], k, wilds, n - k)
-                    out.append(Reading("bomb", _RANK[v], cards, level, key, power))
+                    out.append(Reading("bomb", RANK_OF_VALUE[v], cards, level, key, power))
         out.extend(self.straight_flushes())
         if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
