@@ -27,7 +27,6 @@ straight flush, which naturals of a sequence a wild replaces).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import combinations
 from typing import Final
 
@@ -43,7 +42,6 @@ _NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "t
 _WINDOW_STARTS: Final = 0b111_1111_1110
 
 
-@lru_cache(maxsize=1 << 16)
 def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
     """The values of one suit (``mask``: a bit per value held) that straight flushes could use.
 
@@ -86,19 +84,41 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
     tiers: list[tuple[int, ...]] = []
     any_tied = 0
     for mask in masks:
-        t: tuple[int, ...] = ()
-        if mask.bit_count() >= need:
-            t = _flush_tiers(mask, need)
-            if t:
-                any_tied |= t[-1]
+        key = mask << 3 | need
+        t = _TIERS.get(key)
+        if t is None:
+            t = _TIERS[key] = _flush_tiers(mask, need)
+        if t:
+            any_tied |= t[-1]
         tiers.append(t)
     if not any_tied:
         return
+    needs = [0, 0, 0, 0]  # per suit (in the order of SUITS): how much a copy is needed
     for v in range(2, 15):
         cs = nat[v]
         if any_tied >> v & 1 and len(cs) > 1:
-            needs = [sum(b >> v & 1 for b in t) for t in tiers]
-            cs.sort(key=lambda c: needs[c.index & 3])  # suits in the order of SUITS
+            for s in range(4):
+                needs[s] = 0
+                for b in tiers[s]:
+                    needs[s] += b >> v & 1
+            _sort_by_need(cs, needs)
+
+
+#: ``_flush_tiers`` by ``mask << 3 | need``: a few thousand suit patterns come back again and
+#: again (tuples of ints, which the garbage collector does not follow).
+_TIERS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
+    """Order ``cards`` (a few copies of one value) by the need of their suits, stably."""
+    for i in range(1, len(cards)):
+        card = cards[i]
+        need = needs[card.index & 3]
+        j = i - 1
+        while j >= 0 and needs[cards[j].index & 3] > need:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
 
 
 #: Bits set in each number below 32 (five values of a window).

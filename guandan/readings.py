@@ -117,6 +117,10 @@ class Reading:
         cards = " ".join(c.notation for c in self.cards)
         return f"Reading({self.kind!r}, {self.rank!r}, '{cards}', level={self.level!r})"
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Copied and pickled by its constructor (compiled, the class keeps no __dict__).
+        return (Reading, (self.kind, self.rank, self.cards, self.level, self.key, self.power))
+
     def to_json(self) -> dict[str, object]:
         """The play as a hand record writes it (without the seat)."""
         return {"cards": [c.notation for c in self.cards], "kind": self.kind, "rank": self.rank}
