@@ -70,7 +70,7 @@ def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
     return tuple(tiers)
 
 
-def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> None:
+def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> list[int]:
     """Put each value's copies that no straight flush of the hand needs first, in place.
 
     Representatives take a value's first copies, so a single, pair, triple or run then leaves
@@ -78,7 +78,8 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
     plays the single 2 as ``C2``. A copy is needed when five consecutive values of its suit
     around it hold enough natural cards for the wilds to complete; the more of the five they
     hold, the more it is needed (a whole natural straight flush most). ``masks`` has a bit per
-    value held in each suit (in the order of ``SUITS``).
+    value held in each suit (in the order of ``SUITS``). Returns the suits (indices into
+    ``SUITS``) that hold a straight flush, natural or completed by the wilds.
     """
     need = 5 - wilds
     tiers: list[tuple[int, ...]] = []
@@ -92,7 +93,7 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
             any_tied |= t[-1]
         tiers.append(t)
     if not any_tied:
-        return
+        return []
     needs = [0, 0, 0, 0]  # per suit (in the order of SUITS): how much a copy is needed
     for v in range(2, 15):
         cs = nat[v]
@@ -102,6 +103,7 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> N
                 for b in tiers[s]:
                     needs[s] += b >> v & 1
             _sort_by_need(cs, needs)
+    return [s for s in range(4) if tiers[s]]
 
 
 #: ``_flush_tiers`` by ``mask << 3 | need``: a few thousand suit patterns come back again and
@@ -123,19 +125,6 @@ def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
 
 #: Bits set in each number below 32 (five values of a window).
 _POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
-#: For each count of naturals a straight flush needs (3, 4 or 5), the windows' bit patterns
-#: (``_windows``) that hold that many: a bit per possible count, as a mask.
-_FIVE_OR_MORE: Final = (0, 0, 0, 0b111000, 0b110000, 0b100000)
-
-
-def _windows(mask: int) -> int:
-    """A bit per count (0-5) of values some window of five of ``mask`` holds."""
-    found = 0
-    for low in range(1, 11):
-        found |= 1 << _POPCOUNT[mask >> low & 31]
-    return found
-
-
 def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
     """The first ``k`` of ``cards`` and ``extra`` wilds."""
     if extra == 0:
@@ -177,7 +166,7 @@ class _Groups:
                 nat[v].append(c)
                 masks[c.index & 3] |= 1 << v
         nat[1] = nat[14]  # a low A
-        _free_copies_first(nat, masks, len(wilds))
+        self.flush_suits = _free_copies_first(nat, masks, len(wilds))
         self.nat = nat
         self.wilds = wilds
         self.w = len(wilds)
@@ -375,7 +364,7 @@ class _Groups:
         wilds, level, w = self.wilds, self.level, self.w
         need = 5 - w  # natural cards of one suit a window needs
         masks = [m | 2 if m >> 14 & 1 else m for m in self.masks]  # bit 1: a low A
-        suits = [s for s in range(4) if _FIVE_OR_MORE[need] & _windows(masks[s])]
+        suits = self.flush_suits
         for top in range(5, 15):
             low = top - 4
             if not self.every:
@@ -460,7 +449,9 @@ class _Groups:
 #: The hands analysed lately, by their cards in order, level and ``every``: searching and
 #: playing ask again about a hand that has not changed (a pass, another trick to follow), and
 #: a hand's plays are then only filtered by the table. The same cards in the same order give
-#: the same plays, so what is kept changes no result; it is emptied when full.
+#: the same plays, so what is kept changes no result. Sixteen hands (the oldest goes first)
+#: catch nearly every hand asked about again in random self-play; more cost the garbage
+#: collector more than they save.
 _VIEWS: Final[dict[tuple[tuple[int, ...], str, bool], _Groups]] = {}
 _VIEWS_KEPT: Final = 16
 
@@ -471,7 +462,7 @@ def _view(hand: Iterable[Card], level: str, every: bool) -> _Groups:
     groups = _VIEWS.get(key)
     if groups is None:
         if len(_VIEWS) >= _VIEWS_KEPT:
-            _VIEWS.clear()
+            del _VIEWS[next(iter(_VIEWS))]  # the oldest
         groups = _VIEWS[key] = _Groups(cards, level, every)
     return groups
 
