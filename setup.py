@@ -1,7 +1,10 @@
-"""Build hook: the AI's hot modules are compiled to C with mypyc (part of mypy).
+"""Build hook: the engine's core and the AI's hot modules are compiled to C with mypyc (part
+of mypy).
 
-The search plays by the clock, so its strength follows how many sampled deals it can weigh
-in its budget; compiled, it weighs about half as many again (bench/ai_figures.md, stop 20).
+Every simulated hand and every search spends its time generating and reading plays; compiled,
+they run several times faster (bench/engine_figures.md). The search plays by the
+clock, so its strength follows how many sampled deals it can weigh in its budget; compiled, it
+weighs about half as many again (bench/ai_figures.md, stop 20).
 The same files stay plain, type-checked Python: ``GUANDAN_PURE=1 pip install -e .`` skips the
 compiling (and takes away what an earlier install compiled in the tree), and everything else
 in ``pyproject.toml`` describes the package.
@@ -19,8 +22,12 @@ from pathlib import Path
 
 from setuptools import setup
 
-#: The modules a search decision spends its time in (relative to this file).
+#: The modules a search decision and a simulated hand spend their time in (relative to this
+#: file): the engine's cards, readings and legal plays, and the AI's hot modules.
 COMPILED = [
+    "guandan/cards.py",
+    "guandan/readings.py",
+    "guandan/plays.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/search.py",

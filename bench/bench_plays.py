@@ -1,8 +1,12 @@
 """Benchmark ``legal_plays`` on full 27-card hands from seeded deals at random levels.
 
-Run: ``.venv/bin/python bench/bench_plays.py [--deals N] [--seed S]``. Prints the median and
-p99 time of one call on an empty table and when following typical tables (single, pair,
-full house, straight), in milliseconds, measured on one core.
+Run: ``taskset -c 0 .venv/bin/python bench/bench_plays.py [--deals N] [--seed S]`` (one core).
+Prints the median and p99 time of one call, in microseconds, on an empty table and when
+following typical tables (single, pair, full house, straight), by default and with
+``every=True``. *New* is a hand not analysed before (all the work: what a player pays after
+each play of its own); *again* is the same hand asked once more (a pass, a later trick:
+``legal_plays`` keeps the hands it analysed lately and only filters their plays). Each figure
+is the fastest of ``--repeat`` tries, so that other work on the machine disturbs it less.
 """
 
 from __future__ import annotations
@@ -11,54 +15,79 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
+import guandan.plays
 from guandan.cards import RANKS, deal
 from guandan.plays import legal_plays
 from guandan.readings import Reading
 
+KINDS = ("single", "pair", "full_house", "straight")
 
-def _time(fn: object, repeat: int) -> float:
-    start = time.perf_counter()
+
+def _time(call: Callable[[], object], repeat: int, new: bool) -> float:
+    """Microseconds of one call, the fastest of ``repeat``; ``new`` forgets the hands kept."""
+    best = float("inf")
     for _ in range(repeat):
-        fn()  # type: ignore[operator]
-    return (time.perf_counter() - start) / repeat * 1000
+        if new:
+            guandan.plays._VIEWS.clear()
+        else:
+            call()
+        start = time.perf_counter_ns()
+        call()
+        best = min(best, time.perf_counter_ns() - start)
+    return best / 1000
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     rng = random.Random(args.seed)
-    empty: list[float] = []
-    follow: dict[str, list[float]] = {"single": [], "pair": [], "full_house": [], "straight": []}
-    counts: list[int] = []
+    rows: dict[str, list[float]] = {}
+    counts: dict[bool, list[int]] = {False: [], True: []}
     for _ in range(args.deals):
         hands = deal(rng)
         level = rng.choice(RANKS)
         hand = hands[1]
-        plays = legal_plays(hand, level)
-        counts.append(len(plays))
-        empty.append(_time(lambda h=hand, lv=level: legal_plays(h, lv), 20))
         # Typical tables: a middling play of each kind taken from another seat's hand.
         others = legal_plays(hands[2], level)
-        for kind, times in follow.items():
-            of_kind: list[Reading] = [p for p in others if p.kind == kind]
+        tables: dict[str, Reading] = {}
+        for kind in KINDS:
+            of_kind = [p for p in others if p.kind == kind]
             if of_kind:
-                table = of_kind[len(of_kind) // 2]
-                times.append(_time(lambda h=hand, lv=level, t=table: legal_plays(h, lv, t), 50))
+                tables[kind] = of_kind[len(of_kind) // 2]
+        for every in (False, True):
+            mode = "every=True" if every else "default"
+            counts[every].append(len(legal_plays(hand, level, every=every)))
+            for new in (True, False):
+                when = "new" if new else "again"
+                rows.setdefault(f"{mode} empty table, {when}", []).append(_time(
+                    lambda h=hand, lv=level, e=every: legal_plays(h, lv, every=e),
+                    args.repeat, new))
+                for kind, table in tables.items():
+                    rows.setdefault(f"{mode} following {kind}, {when}", []).append(_time(
+                        lambda h=hand, lv=level, t=table, e=every: legal_plays(h, lv, t, every=e),
+                        args.repeat, new))
 
     def row(name: str, xs: list[float]) -> str:
         xs = sorted(xs)
         p99 = xs[min(len(xs) - 1, int(len(xs) * 0.99))]
-        return f"{name:<22} n={len(xs):<5} median {statistics.median(xs):.4f} ms   p99 {p99:.4f} ms"
+        median = statistics.median(xs)
+        return f"{name:<40} n={len(xs):<5} median {median:7.1f} µs   p99 {p99:7.1f} µs"
 
-    print(f"{args.deals} seeded deals, 27-card hands, random levels; "
-          f"plays per hand: median {statistics.median(counts)}, max {max(counts)}")
-    print(row("empty table", empty))
-    for kind, xs in follow.items():
-        print(row(f"following {kind}", xs))
-    print(row("following (all)", [x for xs in follow.values() for x in xs]))
+    print(f"{args.deals} seeded deals, 27-card hands, random levels; plays per hand: "
+          f"default median {statistics.median(counts[False])}, max {max(counts[False])}; "
+          f"every=True median {statistics.median(counts[True])}, max {max(counts[True])}")
+    for name, xs in rows.items():
+        print(row(name, xs))
+    for every in ("default", "every=True"):
+        for when in ("new", "again"):
+            xs = [x for name, v in rows.items() if name.startswith(f"{every} following")
+                  and name.endswith(when) for x in v]
+            print(row(f"{every} following (all), {when}", xs))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: Natural value of each rank: ``2`` is 2 … ``A`` is 14 (A is also 1 at the low end of a sequence).
 RANK_VALUE: Final = {r: i + 2 for i, r in enumerate(RANKS)}
 VALUE_RANK: Final = {v: r for r, v in RANK_VALUE.items()} | {1: "A"}
+#: The same as a tuple indexed by value (1 is a low A; 0 is no rank).
+RANK_OF_VALUE: Final = ("", "A", *RANKS)
 
 #: Strength of the level rank and the jokers for singles, pairs, triples and bombs.
 LEVEL_STRENGTH: Final = 15
@@ -45,17 +47,20 @@ class Card:
     index: int
     notation: str
 
-    def __new__(cls, notation: str) -> Card:
-        return parse_card(notation)
+    def __new__(cls, notation: str, index: int = -1) -> Card:
+        """The card written ``notation`` (the interned one, as ``parse_card`` reads it).
 
-    @classmethod
-    def _make(cls, suit: str, rank: str, index: int) -> Card:
-        card = object.__new__(cls)
-        object.__setattr__(card, "suit", suit)
+        Only ``_build`` passes ``index``: it makes the 54 cards once, at import.
+        """
+        if index < 0:
+            return parse_card(notation)
+        card = super().__new__(cls)
+        rank = notation[-2:] if notation in JOKERS else notation[1:]
+        object.__setattr__(card, "suit", notation[: len(notation) - len(rank)])
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "value", RANK_VALUE.get(rank) or JOKER_STRENGTH[rank])
         object.__setattr__(card, "index", index)
-        object.__setattr__(card, "notation", suit + rank)
+        object.__setattr__(card, "notation", notation)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -98,9 +103,9 @@ def _build() -> tuple[list[Card], dict[str, Card]]:
     cards: list[Card] = []
     for rank in RANKS:
         for suit in SUITS:
-            cards.append(Card._make(suit, rank, len(cards)))
+            cards.append(Card(suit + rank, len(cards)))
     for joker in JOKERS:
-        cards.append(Card._make("", joker, len(cards)))
+        cards.append(Card(joker, len(cards)))
     return cards, {c.notation: c for c in cards}
 
 
@@ -156,6 +161,8 @@ def card_list(cards: Iterable[Card]) -> list[str]:
 
 def check_level(level: str) -> str:
     """Return ``level`` if it is a rank ``2``…``A`` (``10`` accepted), else raise ``ValueError``."""
+    if isinstance(level, str) and level in RANK_VALUE:  # the common case, kept as it is
+        return level
     lv = "T" if level == "10" else str(level).upper()
     if lv not in RANK_VALUE:
         raise ValueError(f"not a level: {level!r} (a rank 2-9 T J Q K A)")

@@ -5,6 +5,13 @@ physical choices give the same kind and rank, the representative uses the fewest
 that no straight flush of the hand needs and, for a full house, the cheapest pair. On a table,
 only plays that beat it are listed.
 
+With ``every=True`` it lists every distinct play (CONTRACT.md): two plays are the same only
+when they have the same kind and rank, the same natural ranks with the same counts, the same
+number of wilds (a level heart is a wild even where it stands for itself) and, for a straight
+flush, the same suit. The generators are the same; ``every`` only widens the choices each one
+makes (how many naturals against wilds, which pair goes with a triple, which suit of a
+straight flush, which naturals of a sequence a wild replaces).
+
 >>> from guandan.cards import parse_cards
 >>> hand = parse_cards("S9 D9 H7 BJ BJ")
 >>> [(p.kind, p.rank) for p in legal_plays(hand, "7")]  # doctest: +NORMALIZE_WHITESPACE
@@ -13,27 +20,28 @@ only plays that beat it are listed.
 >>> table = legal_plays(parse_cards("SK"), "7")[0]
 >>> [p.cards[0].notation for p in legal_plays(hand, "7", table)]
 ['H7', 'BJ']
+>>> [" ".join(map(str, p.cards)) for p in legal_plays(hand, "7", every=True) if p.kind == "pair"]
+['S9 D9', 'S9 H7', 'BJ BJ']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from itertools import combinations
+from typing import Final
 
-from guandan.cards import RANK_VALUE, SUITS, VALUE_RANK, Card, check_level
+from guandan.cards import RANK_OF_VALUE, RANK_VALUE, Card, check_level
 from guandan.readings import Reading
 
-_SF = 11
-_JOKER_BOMB = 30
-_VALUES = range(2, 15)
+_SF: Final = 11
+_JOKER_BOMB: Final = 30
+_NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
 
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
-_WINDOW_STARTS = 0b111_1111_1110
+_WINDOW_STARTS: Final = 0b111_1111_1110
 
 
-@lru_cache(maxsize=1 << 16)
 def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
     """The values of one suit (``mask``: a bit per value held) that straight flushes could use.
 
@@ -62,7 +70,7 @@ def _flush_tiers(mask: int, need: int) -> tuple[int, ...]:
     return tuple(tiers)
 
 
-def _free_copies_first(nat: list[list[Card]], masks: dict[str, int], wilds: int) -> None:
+def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> list[int]:
     """Put each value's copies that no straight flush of the hand needs first, in place.
 
     Representatives take a value's first copies, so a single, pair, triple or run then leaves
@@ -70,134 +78,196 @@ def _free_copies_first(nat: list[list[Card]], masks: dict[str, int], wilds: int)
     plays the single 2 as ``C2``. A copy is needed when five consecutive values of its suit
     around it hold enough natural cards for the wilds to complete; the more of the five they
     hold, the more it is needed (a whole natural straight flush most). ``masks`` has a bit per
-    value held in each suit.
+    value held in each suit (in the order of ``SUITS``). Returns the suits (indices into
+    ``SUITS``) that hold a straight flush, natural or completed by the wilds.
     """
     need = 5 - wilds
-    tiers: dict[str, tuple[int, ...]] = {}
+    tiers: list[tuple[int, ...]] = []
     any_tied = 0
-    for suit, mask in masks.items():
-        if mask.bit_count() >= need:
-            t = _flush_tiers(mask, need)
-            if t:
-                tiers[suit] = t
-                any_tied |= t[-1]
-    if not tiers:
-        return
-    for v in _VALUES:
+    for mask in masks:
+        key = mask << 3 | need
+        t = _TIERS.get(key)
+        if t is None:
+            t = _TIERS[key] = _flush_tiers(mask, need)
+        if t:
+            any_tied |= t[-1]
+        tiers.append(t)
+    if not any_tied:
+        return []
+    needs = [0, 0, 0, 0]  # per suit (in the order of SUITS): how much a copy is needed
+    for v in range(2, 15):
         cs = nat[v]
         if any_tied >> v & 1 and len(cs) > 1:
-            need_of = {s: sum(b >> v & 1 for b in t) for s, t in tiers.items()}
-            cs.sort(key=lambda c: need_of.get(c.suit, 0))
+            for s in range(4):
+                needs[s] = 0
+                for b in tiers[s]:
+                    needs[s] += b >> v & 1
+            _sort_by_need(cs, needs)
+    return [s for s in range(4) if tiers[s]]
+
+
+#: ``_flush_tiers`` by ``mask << 3 | need``: a few thousand suit patterns come back again and
+#: again (tuples of ints, which the garbage collector does not follow).
+_TIERS: Final[dict[int, tuple[int, ...]]] = {}
+
+
+def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
+    """Order ``cards`` (a few copies of one value) by the need of their suits, stably."""
+    for i in range(1, len(cards)):
+        card = cards[i]
+        need = needs[card.index & 3]
+        j = i - 1
+        while j >= 0 and needs[cards[j].index & 3] > need:
+            cards[j + 1] = cards[j]
+            j -= 1
+        cards[j + 1] = card
+
+
+#: Bits set in each number below 32 (five values of a window).
+_POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
+def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
+    """The first ``k`` of ``cards`` and ``extra`` wilds."""
+    if extra == 0:
+        return tuple(cards[:k])
+    return tuple(cards[:k] + wilds[:extra])
+
+
+def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
+    """The sets of ``positions`` (held naturals of a sequence) a wild may stand in for instead,
+    at most ``spare`` of them: every such choice is a play of its own with ``every=True``."""
+    out: list[tuple[int, ...]] = [()]
+    for k in range(1, min(spare, len(positions)) + 1):
+        out.extend(combinations(positions, k))
+    return out
 
 
 class _Groups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
-    __slots__ = ("bj", "level", "lj", "lv", "nat", "suited", "wilds")
-
-    def __init__(self, hand: Iterable[Card], level: str) -> None:
+    def __init__(self, hand: Iterable[Card], level: str, every: bool) -> None:
         self.level = level
+        self.every = every
         lv = self.lv = RANK_VALUE[level]
         nat: list[list[Card]] = [[] for _ in range(15)]
         wilds: list[Card] = []
         lj: list[Card] = []
         bj: list[Card] = []
-        masks = dict.fromkeys(SUITS, 0)
+        masks = [0, 0, 0, 0]
         for c in hand:
             v = c.value
             if v > 14:
-                (bj if v == 17 else lj).append(c)
-            elif v == lv and c.suit == "H":
+                if v == 17:
+                    bj.append(c)
+                else:
+                    lj.append(c)
+            elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
                 wilds.append(c)
             else:
                 nat[v].append(c)
-                masks[c.suit] |= 1 << v
+                masks[c.index & 3] |= 1 << v
         nat[1] = nat[14]  # a low A
-        _free_copies_first(nat, masks, len(wilds))
-        self.nat, self.wilds, self.lj, self.bj = nat, wilds, lj, bj
-        self.suited: dict[str, tuple[int, list[Card | None]]] | None = None
+        self.flush_suits = _free_copies_first(nat, masks, len(wilds))
+        self.nat = nat
+        self.wilds = wilds
+        self.w = len(wilds)
+        self.lj = lj
+        self.bj = bj
+        self.masks = masks
+        self.by_kind: dict[str, list[Reading]] = {}
+        self.special: list[Reading] | None = None
 
-    def strength(self, v: int) -> int:
-        return 15 if v == self.lv else v
+    def _least(self, most: int, lowest: int, n: int) -> int:
+        """The fewest naturals of a value a play of ``n`` cards of it takes when ``most`` are
+        at hand (the wilds fill the rest; a rank other than the level's needs ``lowest``). The
+        plays take ``most`` down to this many: only ``most`` unless ``every``, none when this
+        is above ``most``."""
+        least = max(lowest, n - self.w)
+        return least if self.every or least > most else most
 
     # -- same-rank kinds ------------------------------------------------------------------
 
-    def _same_rank(self, kind: str, n: int, min_key: int) -> list[Reading]:
-        out = []
+    def _same_rank(self, kind: str, n: int) -> list[Reading]:
+        out: list[Reading] = []
         level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for v in _VALUES:
+        for v in range(2, 15):
             key = 15 if v == lv else v
-            if key <= min_key:
-                continue
-            cs = nat[v]
-            c = len(cs)
-            if c == 0 and not (v == lv and n <= w):
-                continue
-            if c + w < n:
-                continue
-            take = c if c < n else n
-            cards = tuple(cs[:take]) + tuple(wilds[: n - take])
-            out.append(Reading._known(kind, VALUE_RANK[v], cards, level, key, 0))
+            most = min(len(nat[v]), n)
+            # Wilds alone are the level rank; any other rank needs a natural card.
+            for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
+                cards = _take(nat[v], k, wilds, n - k)
+                out.append(Reading(kind, RANK_OF_VALUE[v], cards, level, key, 0))
         if n <= 2:
-            for jokers, rank, key in ((self.lj, "LJ", 16), (self.bj, "BJ", 17)):
-                if len(jokers) >= n and key > min_key:
-                    out.append(Reading._known(kind, rank, tuple(jokers[:n]), level, key, 0))
+            if len(self.lj) >= n:
+                out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
+            if len(self.bj) >= n:
+                out.append(Reading(kind, "BJ", tuple(self.bj[:n]), level, 17, 0))
         return out
 
-    def singles(self, min_key: int) -> list[Reading]:
-        return self._same_rank("single", 1, min_key)
-
-    def pairs(self, min_key: int) -> list[Reading]:
-        return self._same_rank("pair", 2, min_key)
-
-    def triples(self, min_key: int) -> list[Reading]:
-        return self._same_rank("triple", 3, min_key)
-
-    def full_houses(self, min_key: int) -> list[Reading]:
-        out = []
-        level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for t in _VALUES:
+    def full_houses(self) -> list[Reading]:
+        out: list[Reading] = []
+        level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
+        for t in range(2, 15):
             key = 15 if t == lv else t
-            ct = len(nat[t])
-            if key <= min_key or ct == 0 or ct + w < 3:
+            most = min(len(nat[t]), 3)
+            for kt in range(most, self._least(most, 1, 3) - 1, -1):
+                trip = _take(nat[t], kt, wilds, 3 - kt)
+                rem = w - (3 - kt)  # wilds left for the pair
+                pairs = self._all_pairs(t, rem) if self.every else self._cheapest_pair(t, rem)
+                for pair in pairs:
+                    out.append(Reading("full_house", RANK_OF_VALUE[t], trip + pair, level, key, 0))
+        return out
+
+    def _cheapest_pair(self, t: int, rem: int) -> list[tuple[Card, ...]]:
+        """The pair the representative full house of triple ``t`` takes: fewest wilds, then one
+        that breaks no triple or bomb, then the weakest."""
+        nat, wilds, lv = self.nat, self.wilds, self.lv
+        best = -1
+        best_cards: tuple[Card, ...] = ()
+        for p in range(2, 15):
+            if p == t:
                 continue
-            used_t = ct if ct < 3 else 3
-            rem = w - (3 - used_t)
-            # The cheapest pair: fewest wilds, then one that breaks no triple or bomb, then weakest.
-            best: tuple[int, int, int] | None = None
-            best_cards: tuple[Card, ...] = ()
-            for p in _VALUES:
-                if p == t:
-                    continue
-                cp = len(nat[p])
-                if cp >= 2:
-                    cost = (0, 0 if cp == 2 else (1 if cp == 3 else 2), 15 if p == lv else p)
-                    cards = (nat[p][0], nat[p][1])
-                elif cp == 1 and rem >= 1:
-                    cost = (1, 0, 15 if p == lv else p)
-                    cards = (nat[p][0], wilds[w - 1])
-                else:
-                    continue
-                if best is None or cost < best:
-                    best, best_cards = cost, cards
-            if best is None:
-                if rem < 2:
-                    continue
-                best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
-            trip = tuple(nat[t][:used_t]) + tuple(wilds[: 3 - used_t])
-            house = trip + best_cards
-            out.append(Reading._known("full_house", VALUE_RANK[t], house, level, key, 0))
+            cp = len(nat[p])
+            # cost: wilds used, then the triple or bomb broken, then strength (base 16)
+            strength = 15 if p == lv else p
+            if cp >= 2:
+                cost = (0 if cp == 2 else (1 if cp == 3 else 2)) * 16 + strength
+                cards = (nat[p][0], nat[p][1])
+            elif cp == 1 and rem >= 1:
+                cost = 256 + strength
+                cards = (nat[p][0], wilds[self.w - 1])
+            else:
+                continue
+            if best < 0 or cost < best:
+                best, best_cards = cost, cards
+        if best < 0:
+            if rem < 2:
+                return []
+            best_cards = (wilds[0], wilds[1])  # both wilds stand as a pair of another rank
+        return [best_cards]
+
+    def _all_pairs(self, t: int, rem: int) -> list[tuple[Card, ...]]:
+        """Every distinct pair for the triple ``t``: each other rank with two naturals or one
+        and a wild, and two wilds standing as a pair of some other rank."""
+        nat, wilds, w = self.nat, self.wilds, self.w
+        out: list[tuple[Card, ...]] = []
+        for p in range(2, 15):
+            if p == t:
+                continue
+            cp = len(nat[p])
+            if cp >= 2:
+                out.append((nat[p][0], nat[p][1]))
+            if cp >= 1 and rem >= 1:
+                out.append((nat[p][0], wilds[w - 1]))
+        if rem >= 2:
+            out.append((wilds[w - 2], wilds[w - 1]))
         return out
 
     # -- sequences --------------------------------------------------------------------------
 
-    def _runs(self, kind: str, length: int, per: int, min_top: int, min_key: int) -> list[Reading]:
-        out = []
-        nat, wilds, level = self.nat, self.wilds, self.level
-        w = len(wilds)
-        for top in range(max(min_top, min_key + 1), 15):
+    def _runs(self, kind: str, length: int, per: int, min_top: int) -> list[Reading]:
+        out: list[Reading] = []
+        nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
+        for top in range(min_top, 15):
             need = 0
             for v in range(top - length + 1, top + 1):
                 c = len(nat[v])
@@ -205,149 +275,223 @@ class _Groups:
                     need += per - c
             if need > w:
                 continue
-            cards: list[Card] = []
-            for v in range(top - length + 1, top + 1):
-                cards.extend(nat[v][:per])
-            cards.extend(wilds[:need])
-            out.append(Reading._known(kind, VALUE_RANK[top], tuple(cards), level, top, 0))
+            if not self.every:
+                cards: list[Card] = []
+                for v in range(top - length + 1, top + 1):
+                    cards.extend(nat[v][:per])
+                cards.extend(wilds[:need])
+                out.append(Reading(kind, RANK_OF_VALUE[top], tuple(cards), level, top, 0))
+                continue
+            # Every split of the wilds over the positions: k naturals of each, per - k wilds.
+            for takes in self._run_takes(top - length + 1, length, per, w):
+                cards = []
+                used = 0
+                for i, k in enumerate(takes):
+                    cards.extend(nat[top - length + 1 + i][:k])
+                    used += per - k
+                cards.extend(wilds[:used])
+                out.append(Reading(kind, RANK_OF_VALUE[top], tuple(cards), level, top, 0))
         return out
 
-    def straights(self, min_key: int) -> list[Reading]:
-        out = []
-        nat, wilds, level = self.nat, self.wilds, self.level
-        w = len(wilds)
-        for top in range(max(5, min_key + 1), 15):
-            window = range(top - 4, top + 1)
+    def _run_takes(self, low: int, length: int, per: int, spare: int) -> list[list[int]]:
+        """How many naturals each position of a run takes, for every choice that leaves at most
+        ``spare`` positions' worth of cards to the wilds."""
+        takes: list[list[int]] = [[]]
+        for v in range(low, low + length):
+            most = min(len(self.nat[v]), per)
+            nxt: list[list[int]] = []
+            for t in takes:
+                left = spare - sum(per - k for k in t)
+                for k in range(most, max(0, per - left) - 1, -1):
+                    nxt.append([*t, k])
+            takes = nxt
+        return takes
+
+    def straights(self) -> list[Reading]:
+        out: list[Reading] = []
+        nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
+        for top in range(5, 15):
             missing = 0
-            for v in window:
+            for v in range(top - 4, top + 1):
                 if not nat[v]:
                     missing += 1
             if missing > w:
                 continue
-            cards = [nat[v][0] for v in window if nat[v]]
-            used = missing
-            if not missing and len({c.suit for c in cards}) == 1:
-                # Five natural cards of one suit are a straight flush, never a plain straight:
-                # take another suit at some position, or let a wild stand for one.
-                suit = cards[0].suit
-                for i, v in enumerate(window):
-                    other = next((c for c in nat[v] if c.suit != suit), None)
-                    if other is not None:
-                        cards[i] = other
-                        break
-                else:
+            rank = RANK_OF_VALUE[top]
+            if not self.every:
+                cards = [nat[v][0] for v in range(top - 4, top + 1) if nat[v]]
+                used = missing
+                if not missing and not self._mix_suits(cards, top):
+                    # Five naturals of one suit only: a straight flush, never a plain straight.
                     if w == 0:
                         continue
-                    cards[0] = wilds[0]
-                    used = -1  # the wild is already in cards
-            if used > 0:
-                cards.extend(wilds[:used])
-            out.append(Reading._known("straight", VALUE_RANK[top], tuple(cards), level, top, 0))
+                    del cards[0]  # a wild stands for one of them, in another suit
+                    used = 1
+                out.append(Reading("straight", rank, tuple(cards + wilds[:used]), level, top, 0))
+                continue
+            held = [i for i in range(5) if nat[top - 4 + i]]
+            for swapped in _swaps(held, w - missing):
+                cards = [nat[top - 4 + i][0] for i in held if i not in swapped]
+                used = missing + len(swapped)
+                if not used and not self._mix_suits(cards, top):
+                    continue  # only a straight flush
+                out.append(Reading("straight", rank, tuple(cards + wilds[:used]), level, top, 0))
         return out
 
-    def tubes(self, min_key: int) -> list[Reading]:
-        return self._runs("tube", 3, 2, 3, min_key)
+    def _mix_suits(self, cards: list[Card], top: int) -> bool:
+        """Make five natural cards of a straight not all of one suit, swapping one copy for
+        another of its value; False when every copy of the five values is of one suit."""
+        suit = cards[0].suit
+        for c in cards:
+            if c.suit != suit:
+                return True
+        for i in range(5):
+            for c in self.nat[top - 4 + i]:
+                if c.suit != suit:
+                    cards[i] = c
+                    return True
+        return False
 
-    def plates(self, min_key: int) -> list[Reading]:
-        return self._runs("plate", 2, 3, 2, min_key)
+    def _in_suit(self, v: int, suit: int) -> Card:
+        """A natural card of value ``v`` in ``suit`` (an index into ``SUITS``); held."""
+        for c in self.nat[v]:
+            if c.index & 3 == suit:
+                return c
+        raise AssertionError("no such card")  # the masks say it is held
 
-    def _suited(self) -> dict[str, tuple[int, list[Card | None]]]:
-        """Per suit: a bit mask of the values held (bit 1 is a low A) and a card per value."""
-        if self.suited is None:
-            suited: dict[str, tuple[int, list[Card | None]]] = {}
-            rows: dict[str, list[Card | None]] = {s: [None] * 15 for s in SUITS}
-            for v in _VALUES:
-                for c in self.nat[v]:
-                    rows[c.suit][v] = c
-            for s, row in rows.items():
-                row[1] = row[14]
-                mask = 0
-                for v in range(1, 15):
-                    if row[v] is not None:
-                        mask |= 1 << v
-                suited[s] = (mask, row)
-            self.suited = suited
-        return self.suited
-
-    def straight_flushes(self, min_key: int) -> list[Reading]:
+    def straight_flushes(self) -> list[Reading]:
         out: list[Reading] = []
-        wilds, level = self.wilds, self.level
-        need = 5 - len(wilds)  # natural cards of one suit a window needs
-        rows = [(mask, row) for mask, row in self._suited().values() if mask.bit_count() >= need]
-        if not rows:
-            return out
-        for top in range(max(5, min_key + 1), 15):
-            best: list[Card | None] | None = None
-            best_held = need - 1
-            for mask, row in rows:
-                held = ((mask >> (top - 4)) & 31).bit_count()
-                if held > best_held:
-                    best, best_held = row, held
-            if best is None:
+        wilds, level, w = self.wilds, self.level, self.w
+        need = 5 - w  # natural cards of one suit a window needs
+        masks = [m | 2 if m >> 14 & 1 else m for m in self.masks]  # bit 1: a low A
+        suits = self.flush_suits
+        for top in range(5, 15):
+            low = top - 4
+            if not self.every:
+                # The suit holding most of the window (the first such suit on a tie).
+                best = -1
+                best_held = need - 1
+                for s in suits:
+                    held = _POPCOUNT[masks[s] >> low & 31]
+                    if held > best_held:
+                        best, best_held = s, held
+                if best >= 0:
+                    cards = [self._in_suit(v, best) for v in range(low, top + 1)
+                             if masks[best] >> v & 1]
+                    out.append(Reading("straight_flush", RANK_OF_VALUE[top],
+                                       tuple(cards + wilds[: 5 - best_held]), level, top, _SF))
                 continue
-            cards = tuple(c for c in best[top - 4 : top + 1] if c is not None)
-            cards += tuple(wilds[: 5 - best_held])
-            out.append(Reading._known("straight_flush", VALUE_RANK[top], cards, level, top, _SF))
+            for s in suits:
+                in_suit = [i for i in range(5) if masks[s] >> (low + i) & 1]
+                missing = 5 - len(in_suit)
+                if missing > w:
+                    continue
+                for swapped in _swaps(in_suit, w - missing):
+                    cards = [self._in_suit(low + i, s) for i in in_suit if i not in swapped]
+                    out.append(Reading("straight_flush", RANK_OF_VALUE[top],
+                                       tuple(cards + wilds[: missing + len(swapped)]),
+                                       level, top, _SF))
         return out
 
     # -- specials ---------------------------------------------------------------------------
 
-    def specials(self, min_power: int, min_key: int) -> list[Reading]:
-        """Bombs, straight flushes and the joker bomb above ``(min_power, min_key)``."""
-        out = []
-        level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
-        w = len(wilds)
-        for v in _VALUES:
-            cs = nat[v]
-            c = len(cs)
+    def specials(self) -> list[Reading]:
+        """Bombs, straight flushes and the joker bomb, in the order ``legal_plays`` lists them
+        (generated once)."""
+        if self.special is not None:
+            return self.special
+        out: list[Reading] = []
+        level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
+        for v in range(2, 15):
+            c = len(nat[v])
             if c + w < 4 or c == 0:
                 continue
             key = 15 if v == lv else v
             for n in range(4, c + w + 1):
                 power = 2 * n
-                if power < min_power or (power == min_power and key <= min_key):
-                    continue
-                take = c if c < n else n
-                cards = tuple(cs[:take]) + tuple(wilds[: n - take])
-                out.append(Reading._known("bomb", VALUE_RANK[v], cards, level, key, power))
-        if min_power < _SF:
-            out.extend(self.straight_flushes(0))
-        elif min_power == _SF:
-            out.extend(self.straight_flushes(min_key))
-        if min_power < _JOKER_BOMB and len(self.lj) == 2 and len(self.bj) == 2:
+                most = min(c, n)
+                for k in range(most, self._least(most, 1, n) - 1, -1):
+                    cards = _take(nat[v], k, wilds, n - k)
+                    out.append(Reading("bomb", RANK_OF_VALUE[v], cards, level, key, power))
+        out.extend(self.straight_flushes())
+        if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
-            out.append(Reading._known("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
+            out.append(Reading("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
+        self.special = out
         return out
 
-    def normal(self, kind: str, min_key: int) -> list[Reading]:
-        return _NORMAL[kind](self, min_key)
+    def normal(self, kind: str) -> list[Reading]:
+        """The plays of one normal kind, in the order ``legal_plays`` lists them (generated
+        once)."""
+        plays = self.by_kind.get(kind)
+        if plays is None:
+            plays = self.by_kind[kind] = self._generate(kind)
+        return plays
+
+    def _generate(self, kind: str) -> list[Reading]:
+        if kind == "single":
+            return self._same_rank("single", 1)
+        if kind == "pair":
+            return self._same_rank("pair", 2)
+        if kind == "triple":
+            return self._same_rank("triple", 3)
+        if kind == "full_house":
+            return self.full_houses()
+        if kind == "straight":
+            return self.straights()
+        if kind == "tube":
+            return self._runs("tube", 3, 2, 3)
+        if kind == "plate":
+            return self._runs("plate", 2, 3, 2)
+        raise ValueError(f"not a normal kind: {kind!r}")
 
 
-_NORMAL = {
-    "single": _Groups.singles,
-    "pair": _Groups.pairs,
-    "triple": _Groups.triples,
-    "full_house": _Groups.full_houses,
-    "straight": _Groups.straights,
-    "tube": _Groups.tubes,
-    "plate": _Groups.plates,
-}
+#: The hands analysed lately, by their cards in order, level and ``every``: searching and
+#: playing ask again about a hand that has not changed (a pass, another trick to follow), and
+#: a hand's plays are then only filtered by the table. The same cards in the same order give
+#: the same plays, so what is kept changes no result. Sixteen hands (the oldest goes first)
+#: catch nearly every hand asked about again in random self-play; more cost the garbage
+#: collector more than they save.
+_VIEWS: Final[dict[tuple[tuple[int, ...], str, bool], _Groups]] = {}
+_VIEWS_KEPT: Final = 16
 
 
-def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None) -> list[Reading]:
+def _view(hand: Iterable[Card], level: str, every: bool) -> _Groups:
+    cards = list(hand)
+    key = (tuple([c.index for c in cards]), level, every)
+    groups = _VIEWS.get(key)
+    if groups is None:
+        if len(_VIEWS) >= _VIEWS_KEPT:
+            del _VIEWS[next(iter(_VIEWS))]  # the oldest
+        groups = _VIEWS[key] = _Groups(cards, level, every)
+    return groups
+
+
+def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
+                every: bool = False) -> list[Reading]:
     """Every distinct play from ``hand`` at ``level``: on an empty table, or beating ``table``.
 
-    One play per kind, rank and size, wild readings included, grouped by kind (singles, pairs,
-    triples, full houses, straights, tubes, plates, then bombs, straight flushes and the joker
-    bomb); within a kind in natural rank order (the level rank in its natural place), jokers last.
+    By default one play per kind, rank and size, wild readings included; with ``every=True``
+    every distinct play (the module docstring says when two are the same). Grouped by kind
+    (singles, pairs, triples, full houses, straights, tubes, plates, then bombs, straight
+    flushes and the joker bomb); within a kind in natural rank order (the level rank in its
+    natural place), jokers last.
     """
-    groups = _Groups(hand, check_level(level))
+    groups = _view(hand, check_level(level), every)
+    out: list[Reading] = []
     if table is None:
-        out: list[Reading] = []
-        for gen in _NORMAL.values():
-            out.extend(gen(groups, 0))
-        out.extend(groups.specials(0, 0))
+        for kind in _NORMAL_KINDS:
+            out.extend(groups.normal(kind))
+        out.extend(groups.specials())
         return out
-    if table.power == 0:
-        return groups.normal(table.kind, table.key) + groups.specials(1, 0)
-    return groups.specials(table.power, table.key)
+    power, key = table.power, table.key
+    if power == 0:  # the same kind (of one size) with a higher key, and every special play
+        for p in groups.normal(table.kind):
+            if p.key > key:
+                out.append(p)
+        out.extend(groups.specials())
+        return out
+    for p in groups.specials():  # a stronger kind of special play, or a higher one of its kind
+        if p.power > power or (p.power == power and p.key > key):
+            out.append(p)
+    return out

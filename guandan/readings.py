@@ -18,7 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from guandan.cards import RANK_VALUE, VALUE_RANK, Card, check_level, rank_strength
+from guandan.cards import (
+    LEVEL_STRENGTH,
+    RANK_OF_VALUE,
+    RANK_VALUE,
+    Card,
+    check_level,
+    rank_strength,
+)
 
 KINDS: Final = (
     "single", "pair", "triple", "full_house", "straight", "tube", "plate",
@@ -67,27 +74,23 @@ class Reading:
     key: int
     power: int
 
-    def __init__(self, kind: str, rank: str | None, cards: Sequence[Card], level: str) -> None:
+    def __init__(self, kind: str, rank: str | None, cards: Sequence[Card], level: str,
+                 key: int = -1, power: int = -1) -> None:
+        """``key`` and ``power`` are worked out from the rest unless the caller passes them
+        (``legal_plays`` knows them already)."""
         self.kind = kind
         self.rank = rank
         self.cards = tuple(cards)
         self.level = level
-        if rank is None:
+        if key >= 0:
+            self.key = key
+        elif rank is None:
             self.key = 0
         elif kind in SEQUENCE_KINDS:
             self.key = RANK_VALUE[rank]
         else:
             self.key = rank_strength(rank, level)
-        self.power = special_power(kind, len(self.cards))
-
-    @classmethod
-    def _known(
-        cls, kind: str, rank: str | None, cards: tuple[Card, ...], level: str, key: int, power: int
-    ) -> Reading:
-        """Build a reading whose key and power the caller has already worked out (hot path)."""
-        r = object.__new__(cls)
-        r.kind, r.rank, r.cards, r.level, r.key, r.power = kind, rank, cards, level, key, power
-        return r
+        self.power = power if power >= 0 else special_power(kind, len(self.cards))
 
     @property
     def size(self) -> int:
@@ -113,6 +116,10 @@ class Reading:
     def __repr__(self) -> str:
         cards = " ".join(c.notation for c in self.cards)
         return f"Reading({self.kind!r}, {self.rank!r}, '{cards}', level={self.level!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Copied and pickled by its constructor (compiled, the class keeps no __dict__).
+        return (Reading, (self.kind, self.rank, self.cards, self.level, self.key, self.power))
 
     def to_json(self) -> dict[str, object]:
         """The play as a hand record writes it (without the seat)."""
@@ -156,13 +163,17 @@ def strength_order(r: Reading) -> tuple[int, int, int]:
     return (r.power, r.key, len(r.cards))
 
 
-def _window(top: int, length: int) -> list[int]:
-    """Natural values of a sequence ending at ``top``; 1 stands for a low A."""
-    return list(range(top - length + 1, top + 1))
+def _window_masks(length: int) -> tuple[int, ...]:
+    """By top value, a bit per natural value of the sequence of ``length`` ending there (a low
+    A, value 1, is the A's bit 14); 0 where no such sequence ends."""
+    masks = [0] * 15
+    for top in range(length, 15):
+        for v in range(top - length + 1, top + 1):
+            masks[top] |= 1 << (14 if v == 1 else v)
+    return tuple(masks)
 
 
-def _nat(v: int) -> int:
-    return 14 if v == 1 else v
+_WINDOWS: Final = {length: _window_masks(length) for length in (2, 3, 5)}
 
 
 def classify(cards: Iterable[Card], level: str) -> list[Reading]:
@@ -179,66 +190,75 @@ def classify(cards: Iterable[Card], level: str) -> list[Reading]:
     n = len(cs)
     if n == 0 or n > 10:
         return []
-    jokers = [c for c in cs if c.is_joker]
-    wilds = [c for c in cs if c.suit == "H" and c.rank == level]
-    naturals = [c for c in cs if c.suit and not (c.suit == "H" and c.rank == level)]
-    w = len(wilds)
+    lv = RANK_VALUE[level]
+    counts = [0] * 15  # naturals per value
+    values = 0  # a bit per natural value held
+    suits = 0  # a bit per suit of the naturals (in the order of SUITS)
+    jokers = w = 0
+    for c in cs:
+        v = c.value
+        if v > 14:
+            jokers += 1
+        elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
+            w += 1
+        else:
+            counts[v] += 1
+            values |= 1 << v
+            suits |= 1 << (c.index & 3)
     out: list[Reading] = []
 
     if jokers:
+        first = cs[0].rank
         if n == 1:
-            out.append(Reading("single", jokers[0].rank, cs, level))
-        elif n == 2 and len(jokers) == 2 and jokers[0].rank == jokers[1].rank:
-            out.append(Reading("pair", jokers[0].rank, cs, level))
+            out.append(Reading("single", first, cs, level))
+        elif n == 2 and jokers == 2 and cs[1].rank == first:
+            out.append(Reading("pair", first, cs, level))
         elif n == 4 and sorted(c.rank for c in cs) == ["BJ", "BJ", "LJ", "LJ"]:
             out.append(Reading("joker_bomb", None, cs, level))
         return out
 
-    counts: dict[int, int] = {}
-    for c in naturals:
-        counts[c.value] = counts.get(c.value, 0) + 1
-    level_value = RANK_VALUE[level]
-
+    held = [v for v in range(2, 15) if counts[v]]
     # Same-rank kinds: every natural of one rank, wilds fill; wilds alone are the level rank.
-    if len(counts) <= 1:
-        value = next(iter(counts)) if counts else level_value
-        rank = VALUE_RANK[value]
+    if len(held) <= 1:
+        value = held[0] if held else lv
+        key = LEVEL_STRENGTH if value == lv else value
         if n <= 3:
-            out.append(Reading(("single", "pair", "triple")[n - 1], rank, cs, level))
+            out.append(Reading(("single", "pair", "triple")[n - 1], RANK_OF_VALUE[value], cs,
+                               level, key, 0))
         elif n >= 4:
-            out.append(Reading("bomb", rank, cs, level))
+            out.append(Reading("bomb", RANK_OF_VALUE[value], cs, level, key, 2 * n))
 
     if n == 5:
         # Full house: a triple and a pair of another rank; wilds may fill either part (the
         # triple needs a natural card: two wilds cannot make three).
-        for t, ct in counts.items():
-            others = [v for v in counts if v != t]
-            if ct <= 3 and len(others) <= 1 and (not others or counts[others[0]] <= 2):
-                out.append(Reading("full_house", VALUE_RANK[t], cs, level))
+        if len(held) <= 2:
+            for t in held:
+                others = [v for v in held if v != t]
+                if counts[t] <= 3 and (not others or counts[others[0]] <= 2):
+                    key = LEVEL_STRENGTH if t == lv else t
+                    out.append(Reading("full_house", RANK_OF_VALUE[t], cs, level, key, 0))
         # Straights and straight flushes: five distinct natural values in a window.
-        if all(c == 1 for c in counts.values()):
-            suits = {c.suit for c in naturals}
-            for top in range(5, 15):
-                win = _window(top, 5)
-                vals = {_nat(v) for v in win}
-                if all(v in vals for v in counts):
-                    rank = VALUE_RANK[top]
-                    if len(suits) == 1:
-                        out.append(Reading("straight_flush", rank, cs, level))
-                    if len(suits) > 1 or w > 0:
-                        out.append(Reading("straight", rank, cs, level))
+        if len(held) == n - w:
+            one_suit = suits & (suits - 1) == 0
+            for top, window in enumerate(_WINDOWS[5]):
+                if window and not values & ~window:
+                    if one_suit:
+                        out.append(Reading("straight_flush", RANK_OF_VALUE[top], cs, level, top,
+                                           _SF_POWER))
+                    if not one_suit or w > 0:
+                        out.append(Reading("straight", RANK_OF_VALUE[top], cs, level, top, 0))
 
     if n == 6:
-        for length, per, kind, low_top in ((3, 2, "tube", 3), (2, 3, "plate", 2)):
-            if any(c > per for c in counts.values()):
+        for length, per, kind in ((3, 2, "tube"), (2, 3, "plate")):
+            if any(counts[v] > per for v in held):
                 continue
-            for top in range(low_top, 15):
-                vals = {_nat(v) for v in _window(top, length)}
-                if all(v in vals for v in counts):
-                    out.append(Reading(kind, VALUE_RANK[top], cs, level))
+            for top, window in enumerate(_WINDOWS[length]):
+                if window and not values & ~window:
+                    out.append(Reading(kind, RANK_OF_VALUE[top], cs, level, top, 0))
 
-    out = _dedupe(out)
-    out.sort(key=strength_order, reverse=True)
+    if len(out) > 1:
+        out = _dedupe(out)
+        out.sort(key=strength_order, reverse=True)
     return out
 
 

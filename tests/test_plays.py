@@ -22,6 +22,7 @@ from guandan.plays import legal_plays
 from guandan.readings import Reading, beats, classify
 
 Sig = tuple[str, str | None, int]
+EveryKey = tuple[str, str | None, tuple[tuple[str, int], ...], int, str]
 #: Natural ranks with A at both ends, for sequence windows (A2345 … TJQKA).
 NATURAL = ("A", *RANKS)
 DISTINCT = sorted(set(full_deck()), key=lambda c: c.index)
@@ -39,17 +40,34 @@ def sub_multisets(cards: Sequence[Card], sizes: range = range(1, 11)) -> Iterato
             yield [c for (c, _), k in zip(items, choice, strict=True) for _ in range(k)]
 
 
-def brute_readings(cards: Iterable[Card], level: str) -> dict[Sig, Reading]:
+def brute_all(cards: Iterable[Card], level: str) -> list[Reading]:
     """Every reading of every sub-multiset of ``cards`` (exhaustive: use on small hands)."""
-    out: dict[Sig, Reading] = {}
-    for sub in sub_multisets(list(cards)):
-        for r in classify(sub, level):
-            out.setdefault(sig(r), r)
-    return out
+    return [r for sub in sub_multisets(list(cards)) for r in classify(sub, level)]
+
+
+def brute_readings(cards: Iterable[Card], level: str) -> dict[Sig, Reading]:
+    """``brute_all``, one reading per kind, rank and size."""
+    return {sig(r): r for r in reversed(brute_all(cards, level))}
+
+
+def every_key(r: Reading) -> EveryKey:
+    """What makes two plays distinct with ``every=True`` (CONTRACT.md): kind, rank, the natural
+    ranks with their counts, the number of wilds (a level heart is always one) and, for a
+    straight flush, the suit."""
+    wild = [c for c in r.cards if c.is_wild(r.level)]
+    naturals = Counter(c.rank for c in r.cards if not c.is_wild(r.level))
+    suit = ""
+    if r.kind == "straight_flush":
+        (suit,) = {c.suit for c in r.cards if not c.is_wild(r.level)}
+    return (r.kind, r.rank, tuple(sorted(naturals.items())), len(wild), suit)
 
 
 def windowed_readings(hand: Sequence[Card], level: str) -> dict[Sig, Reading]:
-    """The same as ``brute_readings``, for hands of any size.
+    return {sig(r): r for r in reversed(windowed_all(hand, level))}
+
+
+def windowed_all(hand: Sequence[Card], level: str) -> list[Reading]:
+    """Every reading ``brute_readings`` finds (some more than once), for hands of any size.
 
     Every combination lies inside one of these groups, so enumerating the sub-multisets of
     each group finds them all: the jokers; the cards of 1, 2, 3 or 5 consecutive natural
@@ -66,12 +84,8 @@ def windowed_readings(hand: Sequence[Card], level: str) -> dict[Sig, Reading]:
             groups.append((wilds + [c for r in sorted(ranks) for c in by_rank[r]], sizes))
     for r1, r2 in combinations(RANKS, 2):
         groups.append((wilds + by_rank[r1] + by_rank[r2], five))
-    out: dict[Sig, Reading] = {}
-    for group, sizes in groups:
-        for sub in sub_multisets(group, sizes):
-            for r in classify(sub, level):
-                out.setdefault(sig(r), r)
-    return out
+    return [r for group, sizes in groups for sub in sub_multisets(group, sizes)
+            for r in classify(sub, level)]
 
 
 def check_plays(hand: Sequence[Card], level: str, plays: list[Reading],
@@ -476,3 +490,160 @@ def test_a_whole_natural_straight_flush_is_kept_before_one_a_wild_would_complete
     hand = "H2 H8 H9 HT HJ HQ C9 CT CJ CQ D3"
     assert cards_of(hand, "2", "single", "9") == ["C9"]
     assert cards_of(hand, "2", "single", "Q") == ["CQ"]
+
+
+# --- every=True: every distinct play (CONTRACT.md) -----------------------------------------
+
+
+def every_keys(hand: Sequence[Card], level: str, table: Reading | None = None) -> set[EveryKey]:
+    """The plays of ``legal_plays(every=True)`` by what makes them distinct, checking that each
+    is a held reading that beats the table and that none is listed twice."""
+    plays = legal_plays(hand, level, table, every=True)
+    check_plays(hand, level, plays, table)
+    keys = [every_key(p) for p in plays]
+    assert len(keys) == len(set(keys)), f"listed twice: {Counter(keys).most_common(2)}"
+    return set(keys)
+
+
+def describe_every(hand: Sequence[Card], level: str, got: set[EveryKey],
+                   want: set[EveryKey]) -> str:
+    text = " ".join(c.notation for c in hand)
+    return (f"hand {text!r} level {level}: missing {sorted(want - got, key=str)[:5]}, "
+            f"extra {sorted(got - want, key=str)[:5]}")
+
+
+@settings(FAST, max_examples=400)
+@given(small_hands())
+def test_every_matches_brute_force(hand_level: tuple[list[Card], str]) -> None:
+    """Every distinct play any subset of the hand reads as is listed, once."""
+    hand, level = hand_level
+    got = every_keys(hand, level)
+    want = {every_key(r) for r in brute_all(hand, level)}
+    assert got == want, describe_every(hand, level, got, want)
+
+
+@settings(FAST, max_examples=300)
+@given(small_hands_and_table())
+def test_every_following_matches_brute_force(case: tuple[list[Card], str, Reading]) -> None:
+    hand, level, table = case
+    got = every_keys(hand, level, table)
+    want = {every_key(r) for r in brute_all(hand, level) if beats(r, table)}
+    assert got == want, describe_every(hand, level, got, want) + f" on table {table}"
+
+
+@settings(FAST, max_examples=100)
+@given(small_hands(max_size=16, narrow=True))
+@example((parse_cards("S9 S9 D9 D9 C9 C9 H9 H9 H2 H2 ST DT CT S8 D8 C8"), "2"))
+@example((parse_cards("S5 S6 S7 S8 S9 H5 H6 H8 H9 HT H7 H7 D6 D7 C8"), "7"))
+def test_every_rich_hand_matches_oracle(hand_level: tuple[list[Card], str]) -> None:
+    """Up to 16 cards from a few ranks and suits, on an empty table and on tables."""
+    hand, level = hand_level
+    readings = windowed_all(hand, level)
+    got = every_keys(hand, level)
+    want = {every_key(r) for r in readings}
+    assert got == want, describe_every(hand, level, got, want)
+    # The default lists exactly one play of each kind, rank and size that every=True lists.
+    assert {sig(p) for p in legal_plays(hand, level)} == {sig(r) for r in readings}
+    for table in sorted({sig(r): r for r in readings}.values(), key=lambda r: str(sig(r)))[::7]:
+        got = every_keys(hand, level, table)
+        want = {every_key(r) for r in readings if beats(r, table)}
+        assert got == want, describe_every(hand, level, got, want) + f" on table {table}"
+
+
+@settings(FAST, max_examples=8)
+@given(st.integers(0, 10**6), st.sampled_from(RANKS))
+def test_every_on_a_dealt_hand_matches_oracle(seed: int, level: str) -> None:
+    hand = deal(random.Random(seed))[1]
+    got = every_keys(hand, level)
+    want = {every_key(r) for r in windowed_all(hand, level)}
+    assert got == want, describe_every(hand, level, got, want)
+
+
+def plays_of(cards: str, level: str, kind: str, rank: str) -> list[str]:
+    """The plays of ``every=True`` of this kind and rank, each as its cards sorted."""
+    return sorted(" ".join(sorted(c.notation for c in p.cards))
+                  for p in legal_plays(parse_cards(cards), level, every=True)
+                  if p.kind == kind and p.rank == rank)
+
+
+def test_every_full_house_lists_each_pair() -> None:
+    """CONTRACT.md: 999+JJ and 999+33 are two plays; the default lists one full house 9."""
+    hand = "S9 D9 C9 SJ DJ S3 D3 S5"
+    assert plays_of(hand, "2", "full_house", "9") == ["C9 D3 D9 S3 S9", "C9 D9 DJ S9 SJ"]
+    assert len([p for p in legal_plays(parse_cards(hand), "2") if p.kind == "full_house"
+                and p.rank == "9"]) == 1
+
+
+def test_every_pair_with_and_without_a_wild() -> None:
+    """CONTRACT.md: 99 and 9+wild are two pairs; the level heart is a wild even as a 7."""
+    assert plays_of("S9 D9 H7", "7", "pair", "9") == ["D9 S9", "H7 S9"]
+    assert plays_of("S7 H7 H7", "7", "pair", "7") == ["H7 H7", "H7 S7"]
+    assert plays_of("S7 H7 H7", "7", "single", "7") == ["H7", "S7"]
+    # The default: one pair of 9s, the natural one.
+    assert [" ".join(c.notation for c in p.cards) for p in legal_plays(parse_cards("S9 D9 H7"), "7")
+            if p.kind == "pair" and p.rank == "9"] == ["S9 D9"]
+
+
+def test_every_straight_flush_in_each_suit() -> None:
+    """CONTRACT.md: 5-9 of spades and 5-9 of hearts are two straight flushes; a wild standing
+    in for each natural of a whole straight flush is another play each time."""
+    hand = "S5 S6 S7 S8 S9 H5 H6 H7 H8 H9"
+    assert plays_of(hand, "2", "straight_flush", "9") == [
+        "H5 H6 H7 H8 H9", "S5 S6 S7 S8 S9"]
+    with_wild = plays_of("S5 S6 S7 S8 S9 H2", "2", "straight_flush", "9")
+    assert with_wild == sorted(["S5 S6 S7 S8 S9"] + [
+        " ".join(sorted({"S5", "S6", "S7", "S8", "S9", "H2"} - {out}))
+        for out in ("S5", "S6", "S7", "S8", "S9")])
+
+
+def test_every_straight_with_a_wild_for_a_natural() -> None:
+    """A natural straight flush is never a plain straight; a wild in another suit makes one."""
+    assert plays_of("S5 S6 S7 S8 S9", "2", "straight", "9") == []
+    got = plays_of("S5 S6 S7 S8 S9 H2", "2", "straight", "9")
+    assert len(got) == 5 and all("H2" in p for p in got)
+    assert len(plays_of("S5 D6 S7 S8 S9 H2", "2", "straight", "9")) == 6
+
+
+def test_every_bomb_counts_its_wilds() -> None:
+    """Four 9s and both wilds: a bomb of each size with each number of wilds it may use."""
+    bombs = [p for p in legal_plays(parse_cards("S9 D9 C9 S9 H2 H2"), "2", every=True)
+             if p.kind == "bomb"]
+    assert sorted((len(p.cards), sum(c.is_wild("2") for c in p.cards)) for p in bombs) == [
+        (4, 0), (4, 1), (4, 2), (5, 1), (5, 2), (6, 2)]
+
+
+def test_every_lists_more_than_the_default_on_a_dealt_hand() -> None:
+    """The same kinds, ranks and sizes as the default, with more plays behind them."""
+    hand = deal(random.Random(2024))[1]
+    every = legal_plays(hand, "2", every=True)
+    default = legal_plays(hand, "2")
+    assert {sig(p) for p in every} == {sig(p) for p in default}
+    assert len(every) > len(default)
+
+
+def test_what_legal_plays_keeps_changes_no_result() -> None:
+    """legal_plays keeps the hands it analysed lately: asked again (another table, a returned
+    list changed by the caller, the other mode) it gives what a fresh analysis gives."""
+    import guandan.plays
+
+    rng = random.Random(11)
+    for _ in range(20):
+        hands = deal(rng)
+        level = rng.choice(RANKS)
+        tables: list[Reading | None] = [None, *rng.sample(legal_plays(hands[2], level), 6)]
+
+        def shown(plays: list[Reading]) -> list[tuple[str, str | None, str]]:
+            return [(p.kind, p.rank, " ".join(c.notation for c in p.cards)) for p in plays]
+
+        again = []
+        for every in (False, True, False):
+            for t in tables:
+                plays = legal_plays(hands[1], level, t, every=every)
+                again.append(shown(plays))
+                plays.clear()  # the caller's list: changing it changes nothing kept
+        fresh = []
+        for every in (False, True, False):
+            for t in tables:
+                guandan.plays._VIEWS.clear()
+                fresh.append(shown(legal_plays(hands[1], level, t, every=every)))
+        assert again == fresh

@@ -795,3 +795,17 @@ def test_rules_classify_lists_strongest_first_and_each_once(level: str) -> None:
         for i, r in enumerate(readings):
             for later in readings[i + 1 :]:
                 assert not beats(later, r), f"{cards} at {level}: {later} listed after {r}"
+
+
+
+def test_readings_copy_and_pickle() -> None:
+    """A reading (kept in a match, a record, a search) copies and pickles to an equal one whose
+    cards are the same interned cards."""
+    import copy
+    import pickle
+
+    r = read("S6 S7 S8 S9 H2", "2", "straight_flush", "T")
+    for other in (copy.deepcopy(r), copy.copy(r), pickle.loads(pickle.dumps(r))):
+        assert other == r
+        assert (other.kind, other.rank, other.key, other.power) == ("straight_flush", "T", 10, 11)
+        assert all(a is b for a, b in zip(other.cards, r.cards, strict=True))

@@ -8,10 +8,10 @@ import warnings
 from typing import Any
 
 from guandan.players.base import Player, Reason
-from guandan.players.compiled import stale_modules
+from guandan.players.compiled import ENGINE, stale_modules
 
-for _name in stale_modules():
-    warnings.warn(f"guandan/players/{_name}.py was changed after it was compiled, and the "
+for _name in [f"players/{n}" for n in stale_modules()] + stale_modules(ENGINE):
+    warnings.warn(f"guandan/{_name}.py was changed after it was compiled, and the "
                   "compiled module is the one Python runs: install the package again "
                   "(pip install -e .)", stacklevel=2)
 

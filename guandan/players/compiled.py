@@ -15,6 +15,8 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
+#: The engine's folder (``guandan``): its cards, readings and plays are compiled too.
+ENGINE = _HERE.parent
 
 
 def compiled_modules(folder: Path = _HERE) -> dict[str, Path]:
