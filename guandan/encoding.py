@@ -30,7 +30,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -40,9 +40,6 @@ from guandan.match import PASS, Action, Observation, Pass
 from guandan.readings import KINDS, Reading, beats, classify, read_as
 from guandan.seats import other_team, team_of
 from guandan.tribute import TributeKind
-
-if TYPE_CHECKING:
-    from guandan.match import Event
 
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
@@ -522,13 +519,10 @@ def _offsets() -> dict[str, tuple[int, int]]:
 #: ``name -> (start, stop)`` in the flat observation.
 OBSERVATION_OFFSETS: Final = _offsets()
 OBSERVATION_SHAPE: Final = (max(stop for _, stop in OBSERVATION_OFFSETS.values()),)
+_SIZE: Final = OBSERVATION_SHAPE[0]
 _O: Final = {name: start for name, (start, _) in OBSERVATION_OFFSETS.items()}
 _RANK_SLOT: Final = {r: i for i, r in enumerate(RANKS)} | {"LJ": 13, "BJ": 14}
 _KIND_SLOT: Final = {k: i for i, k in enumerate(KINDS)}
-
-
-def _rel(seat: int, me: int) -> int:
-    return (seat - me) % 4
 
 
 def _own_other(me: int) -> tuple[str, str]:
@@ -539,68 +533,63 @@ def _own_other(me: int) -> tuple[str, str]:
 def observation_array(obs: Observation, out: FloatArray | None = None) -> FloatArray:
     """What ``obs``'s seat may know as a float32 vector of :data:`OBSERVATION_SHAPE` (see
     :data:`OBSERVATION_LAYOUT`). ``out``, when given, is filled instead of a new array."""
-    x = np.zeros(OBSERVATION_SHAPE, dtype=np.float32) if out is None else out
-    if out is not None:
-        x[:] = 0.0
+    # Every entry is a count of hits: the flat positions are gathered in a list and counted
+    # once (numpy's per-element writes cost more than the whole count).
     me = obs.seat
     o = _O
     hand = o["hand"]
-    for c in obs.hand:
-        x[hand + c.index] += 1.0
+    hits = [hand + c.index for c in obs.hand]
     played = o["played"]
     for e in obs.history:
-        if e.kind == "play" and e.play is not None:
-            base = played + _CARDS * _rel(e.seat, me)
-            for c in e.play.cards:
-                x[base + c.index] += 1.0
-    seen = x[hand:hand + _CARDS] + x[played:played + 4 * _CARDS].reshape(4, _CARDS).sum(axis=0)
-    x[o["unseen"]:o["unseen"] + _CARDS] = np.maximum(2.0 - seen, 0.0)
+        if e.play is not None:
+            base = played + _CARDS * ((e.seat - me) % 4)
+            hits.extend([base + c.index for c in e.play.cards])
     if obs.table is not None:
         play = obs.table.play
-        for c in play.cards:
-            x[o["table_cards"] + c.index] += 1.0
-        x[o["table_kind"] + _KIND_SLOT[play.kind]] = 1.0
+        base = o["table_cards"]
+        hits.extend([base + c.index for c in play.cards])
+        hits.append(o["table_kind"] + _KIND_SLOT[play.kind])
         if play.rank is not None:
-            x[o["table_rank"] + _RANK_SLOT[play.rank]] = 1.0
-        x[o["table_seat"] + _rel(obs.table.seat, me)] = 1.0
-    _write_trick(x, obs.trick, me)
+            hits.append(o["table_rank"] + _RANK_SLOT[play.rank])
+        hits.append(o["table_seat"] + (obs.table.seat - me) % 4)
+    base = o["trick"]
+    for k, e in enumerate(reversed(obs.trick[-_TRICK_EVENTS:])):
+        at = base + _EVENT_SIZE * k
+        if e.play is not None:
+            hits.extend([at + c.index for c in e.play.cards])
+        else:
+            hits.append(at + _CARDS)  # a pass
+        hits.append(at + _CARDS + 1 + (e.seat - me) % 4)
+    base = o["cards_left"]
     for seat, n in obs.counts.items():
-        x[o["cards_left"] + (_MAX_HELD + 1) * _rel(seat, me) + min(n, _MAX_HELD)] = 1.0
+        hits.append(base + (_MAX_HELD + 1) * ((seat - me) % 4) + min(n, _MAX_HELD))
+    base = o["finished"]
     for place, seat in enumerate(obs.finish_order):
-        x[o["finished"] + 4 * _rel(seat, me) + place] = 1.0
+        hits.append(base + 4 * ((seat - me) % 4) + place)
     own, other = _own_other(me)
     for slot, team in enumerate((own, other)):
-        x[o["team_levels"] + len(RANKS) * slot + _RANK_SLOT[obs.team_levels[team]]] = 1.0
-        x[o["a_tries"] + 4 * slot + min(obs.a_tries.get(team, 0), 3)] = 1.0
-    x[o["level"] + _RANK_SLOT[obs.level]] = 1.0
+        hits.append(o["team_levels"] + len(RANKS) * slot + _RANK_SLOT[obs.team_levels[team]])
+        hits.append(o["a_tries"] + 4 * slot + min(obs.a_tries.get(team, 0), 3))
+    hits.append(o["level"] + _RANK_SLOT[obs.level])
     if obs.level_team is not None:
-        x[o["level_team"] + (0 if obs.level_team == own else 1)] = 1.0
-    x[o["tribute_kind"] + _TRIBUTE_KINDS.index(obs.tribute.kind)] = 1.0
+        hits.append(o["level_team"] + (0 if obs.level_team == own else 1))
+    hits.append(o["tribute_kind"] + _TRIBUTE_KINDS.index(obs.tribute.kind))
     for name, exchanges in (("gifts", obs.tribute.gifts), ("returns", obs.tribute.returns)):
         for k, g in enumerate(exchanges[:2]):
-            base = o[name] + _EXCHANGE_SIZE * k
-            x[base + g.card.index] = 1.0
-            x[base + _CARDS + _rel(g.giver, me)] = 1.0
-            x[base + _CARDS + 4 + _rel(g.receiver, me)] = 1.0
-    if obs.phase == "return":
-        x[o["phase"]] = 1.0
-    elif obs.phase == "play":
-        x[o["phase"] + 1] = 1.0
+            at = o[name] + _EXCHANGE_SIZE * k
+            hits += (at + g.card.index, at + _CARDS + (g.giver - me) % 4,
+                     at + _CARDS + 4 + (g.receiver - me) % 4)
+    if obs.phase != "over":
+        hits.append(o["phase"] + (0 if obs.phase == "return" else 1))
     if obs.to_act is not None:
-        x[o["to_act"] + _rel(obs.to_act, me)] = 1.0
+        hits.append(o["to_act"] + (obs.to_act - me) % 4)
+    counts = np.bincount(hits, minlength=_SIZE)
+    x = counts.astype(np.float32) if out is None else out
+    if out is not None:
+        x[:] = counts
+    seen = x[hand:hand + _CARDS] + x[played:played + 4 * _CARDS].reshape(4, _CARDS).sum(axis=0)
+    np.maximum(2.0 - seen, 0.0, out=x[o["unseen"]:o["unseen"] + _CARDS])
     return x
-
-
-def _write_trick(x: FloatArray, trick: Sequence[Event], me: int) -> None:
-    base = _O["trick"]
-    for k, e in enumerate(reversed(trick[-_TRICK_EVENTS:])):
-        at = base + _EVENT_SIZE * k
-        if e.kind == "pass":
-            x[at + _CARDS] = 1.0
-        elif e.play is not None:
-            for c in e.play.cards:
-                x[at + c.index] += 1.0
-        x[at + _CARDS + 1 + _rel(e.seat, me)] = 1.0
 
 
 __all__ = ["ACTION_RANGES", "ACTION_SIZE", "ACTION_TABLE", "FIRST_RETURN_ID",
