@@ -66,8 +66,9 @@ class Policy:
         return h, p
 
     def save(self, path: str | Path, **meta: Any) -> None:
-        np.savez_compressed(path, format=np.array(FORMAT), **self.params,
-                            **{f"meta_{k}": np.array(v) for k, v in meta.items()})
+        arrays: dict[str, Any] = {"format": np.array(FORMAT), **self.params}
+        arrays |= {f"meta_{k}": np.array(v) for k, v in meta.items()}
+        np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> Policy:
