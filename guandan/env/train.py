@@ -82,8 +82,13 @@ def gradients(policy: Policy, x: Array, mask: npt.NDArray[np.bool_], actions: np
 def train(minutes: float, seed: int, tables_n: int = 32, batch: int = 4096, lr: float = 1e-3,
           hidden: int = 128, entropy: float = 0.01, greedy_share: float = 0.5,
           ramp: float = 0.5, rules: str = "site", updates: int | None = None,
-          log: bool = True) -> Policy:
-    """Train for ``minutes`` (or exactly ``updates`` updates) and return the policy."""
+          log: bool = True, imitate: float = 0.0, rl_lr: float | None = None) -> Policy:
+    """Train for ``minutes`` (or exactly ``updates`` updates) and return the policy.
+
+    For the first ``imitate`` share of the run the learner still plays its own sampled
+    actions but learns to choose what ``greedy`` would in the positions it meets (DAgger);
+    after that, policy gradient from the hands' rewards, at ``rl_lr`` (``lr`` if None).
+    """
     rng = np.random.default_rng(seed)
     policy = Policy(hidden=hidden, seed=seed)
     adam = Adam(lr)
@@ -91,7 +96,9 @@ def train(minutes: float, seed: int, tables_n: int = 32, batch: int = 4096, lr: 
     learner = ["13" if i % 2 == 0 else "24" for i in range(tables_n)]
     greedy = make_player("greedy", seed=seed)
     obs, mask, seat = tables.reset()
-    pending: list[list[tuple[Array, npt.NDArray[np.bool_], int]]] = [[] for _ in range(tables_n)]
+    pending: list[list[tuple[Array, npt.NDArray[np.bool_], int, int]]] = [
+        [] for _ in range(tables_n)]
+    labels: list[int] = []
     xs: list[Array] = []
     ms: list[npt.NDArray[np.bool_]] = []
     acts: list[int] = []
@@ -114,12 +121,17 @@ def train(minutes: float, seed: int, tables_n: int = 32, batch: int = 4096, lr: 
         ids = np.zeros(tables_n, dtype=np.int64)
         mine = np.array([team_of(int(s)) == learner[i] for i, s in enumerate(seat)])
         rows = np.flatnonzero(mine)
+        imitating = elapsed_share() < imitate
         if len(rows):
             _, p = policy.probabilities(obs[rows], mask[rows])
             draws = (p.cumsum(axis=1) > rng.random((len(rows), 1))).argmax(axis=1)
             for r, a in zip(rows, draws, strict=True):
                 ids[r] = a
-                pending[r].append((obs[r].copy(), mask[r].copy(), int(a)))
+                label = -1
+                if imitating:
+                    o = tables.observation(int(r))
+                    label = action_id(greedy.act(o), o)
+                pending[r].append((obs[r].copy(), mask[r].copy(), int(a), label))
         for r in np.flatnonzero(~mine):
             if opponents[r] == "greedy":
                 o = tables.observation(int(r))
@@ -131,27 +143,35 @@ def train(minutes: float, seed: int, tables_n: int = 32, batch: int = 4096, lr: 
         for r in np.flatnonzero(dones):
             reward = float(rewards[r, 0] if learner[r] == "13" else rewards[r, 1])
             results[opponents[r]].append(reward)
-            for x, m, a in pending[r]:
+            for x, m, a, label in pending[r]:
                 xs.append(x)
                 ms.append(m)
                 acts.append(a)
+                labels.append(label)
                 rets.append(reward)
             pending[r] = []
             opponents[r] = opponent_of(int(r))  # the next hand's opponent
         if len(acts) >= batch:
-            adv = np.asarray(rets, dtype=np.float32)
-            adv = (adv - adv.mean()) / (adv.std() + 1e-6)
-            grads, ent = gradients(policy, np.stack(xs), np.stack(ms),
-                                   np.asarray(acts, dtype=np.int64), adv, entropy)
+            phase = "imitate" if min(labels) >= 0 else "reinforce"
+            if phase == "imitate":  # the cross-entropy towards greedy's choices
+                chosen = np.asarray(labels, dtype=np.int64)
+                adv = np.ones(len(chosen), dtype=np.float32)
+            else:
+                chosen = np.asarray(acts, dtype=np.int64)
+                adv = np.asarray(rets, dtype=np.float32)
+                adv = (adv - adv.mean()) / (adv.std() + 1e-6)
+                if rl_lr is not None:
+                    adam.lr = rl_lr
+            grads, ent = gradients(policy, np.stack(xs), np.stack(ms), chosen, adv, entropy)
             adam.step(policy.params, grads)
             done_updates += 1
             if log:
                 recent = {k: v[-200:] for k, v in results.items()}
                 shown = ", ".join(f"vs {k} {np.mean(v):+.2f} ({len(results[k])} hands)"
                                   for k, v in recent.items() if v)
-                print(f"{time.perf_counter() - start:6.0f} s  update {done_updates:4d}  "
+                print(f"{time.perf_counter() - start:6.0f} s  update {done_updates:4d} {phase:9} "
                       f"entropy {ent:.2f}  mean reward per hand: {shown}", flush=True)
-            xs, ms, acts, rets = [], [], [], []
+            xs, ms, acts, rets, labels = [], [], [], [], []
     return policy
 
 
@@ -171,12 +191,17 @@ def train_main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--greedy-share", type=float, default=0.5)
     ap.add_argument("--ramp", type=float, default=0.5,
                     help="share of the run over which the greedy opponents come in")
+    ap.add_argument("--imitate", type=float, default=0.0,
+                    help="share of the run spent learning greedy's choices first (DAgger)")
+    ap.add_argument("--rl-lr", type=float, default=None,
+                    help="the learning rate after imitation (default: --lr)")
     args = ap.parse_args(argv)
     if args.minutes <= 0 or args.tables < 1 or args.batch < 1:
         print("minutes, tables and batch must be positive", file=sys.stderr)
         return 2
     policy = train(args.minutes, args.seed, args.tables, args.batch, args.lr, args.hidden,
-                   args.entropy, args.greedy_share, args.ramp, args.rules, args.updates)
+                   args.entropy, args.greedy_share, args.ramp, args.rules, args.updates,
+                   imitate=args.imitate, rl_lr=args.rl_lr)
     policy.save(args.out, seed=args.seed, rules=args.rules)
     print(f"saved {args.out}: play it with GUANDAN_POLICY={args.out} guandan arena "
           f"--players policy,random (or make_player('policy', weights={args.out!r}))")
