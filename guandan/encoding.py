@@ -303,25 +303,40 @@ def _beating(level: str, table_id: int) -> int:
     return out
 
 
-def _split(hand: Iterable[Card], level: str) -> tuple[list[int], dict[int, list[Card]]]:
-    """Resources held (see ``_needs``) and the natural cards per value."""
+#: Per card index: its natural value's column and its suit's column in ``_needs``.
+_VALUE_COLUMN: Final = tuple(c.value for c in ALL_CARDS)
+_SUIT_COLUMN: Final = tuple(_SUITED + 15 * _SUIT_INDEX[c.suit] + c.value if c.suit else -1
+                            for c in ALL_CARDS)
+
+
+def _have(hand: Iterable[Card], level: str) -> list[int]:
+    """Resources held (see ``_needs``)."""
     have = [0] * (_WILD_COLUMN + 1)
+    wild = _card("H", RANK_VALUE[level]).index
+    for c in hand:
+        i = c.index
+        if i == wild:
+            have[_WILD_COLUMN] += 1
+        else:
+            have[_VALUE_COLUMN[i]] += 1
+            col = _SUIT_COLUMN[i]
+            if col >= 0:
+                have[col] += 1
+    return have
+
+
+def _naturals(hand: Iterable[Card], level: str) -> dict[int, list[Card]]:
+    """The hand's natural cards (jokers included, wilds not) per value."""
     pick: dict[int, list[Card]] = {}
     for c in hand:
-        v = c.value
-        if c.suit == "H" and c.rank == level:
-            have[_WILD_COLUMN] += 1
-            continue
-        have[v] += 1
-        if c.suit:
-            have[_SUITED + 15 * _SUIT_INDEX[c.suit] + v] += 1
-        pick.setdefault(v, []).append(c)
-    return have, pick
+        if not (c.suit == "H" and c.rank == level):
+            pick.setdefault(c.value, []).append(c)
+    return pick
 
 
 def _every_play_bits(hand: Sequence[Card], level: str, table: Reading | None) -> int:
     """Bit set (bit ``id - 1``) of every distinct play of ``hand`` that may be played now."""
-    have, pick = _split(hand, level)
+    have = _have(hand, level)
     short = 0
     for col, k in enumerate(have):
         row = _SHORT[col]
@@ -330,6 +345,7 @@ def _every_play_bits(hand: Sequence[Card], level: str, table: Reading | None) ->
     if table is not None:
         bits &= _beating(level, play_id(table))
     straights = bits & _NATURAL_STRAIGHTS
+    pick = _naturals(hand, level) if straights else {}
     while straights:
         low = straights & -straights
         i = low.bit_length() - 1
@@ -352,17 +368,21 @@ def _every_play(hand: Sequence[Card], level: str, table: Reading | None) -> list
     return ids
 
 
-def _pick_order(hand: Sequence[Card], level: str) -> dict[int, list[Card]]:
-    """The hand's natural cards per value, the copies that fewest same-suit neighbours hold
-    first (so a single or pair leaves a possible straight flush whole where it can)."""
-    _, pick = _split(hand, level)
-    held = {(c.suit, c.value) for c in hand if c.suit and not (c.suit == "H" and c.rank == level)}
+def _pick_order(hand: Sequence[Card], level: str, values: Iterable[int]) -> dict[int, list[Card]]:
+    """The hand's natural cards per value, for ``values`` the copies that fewest same-suit
+    neighbours hold first (so a single or pair leaves a possible straight flush whole)."""
+    pick = _naturals(hand, level)
+    held = {c.index for cs in pick.values() for c in cs}
+    for v in values:
+        cs = pick.get(v)
+        if cs is None or len(cs) < 2 or v > 14:
+            continue
 
-    def ties(c: Card) -> tuple[int, int]:
-        near = sum((c.suit, v) in held for v in range(c.value - 4, c.value + 5) if v != c.value)
-        return (near, c.index)
+        def ties(c: Card) -> tuple[int, int]:
+            near = sum(_card(c.suit, 14 if u == 1 else u).index in held
+                       for u in range(max(c.value - 4, 1), min(c.value + 5, 15)) if u != c.value)
+            return (near, c.index)
 
-    for cs in pick.values():
         cs.sort(key=ties)
     return pick
 
@@ -370,7 +390,7 @@ def _pick_order(hand: Sequence[Card], level: str) -> dict[int, list[Card]]:
 def _play_of(i: int, hand: Sequence[Card], level: str) -> Reading:
     """The play with id ``i`` made of ``hand``'s cards (one choice of the physical copies)."""
     key = _PLAYS[i - 1]
-    pick = _pick_order(hand, level)
+    pick = _pick_order(hand, level, [] if key[0] == "straight_flush" else [v for v, _ in key[2]])
     cards = _cards_for(key, level, pick)
     if cards is None or sum(c.suit == "H" and c.rank == level for c in hand) < key[3]:
         raise ValueError(f"the hand cannot make {_describe(key)}")
@@ -429,6 +449,16 @@ def action_of(i: int, obs: Observation) -> Action:
     raise ValueError(f"action {i} ({describe_action(i)}) is not legal for seat {obs.seat} now")
 
 
+def action_of_masked(i: int, obs: Observation) -> Action:
+    """The action with id ``i``, which the caller knows is True in ``action_mask(obs)`` (the
+    batched tables check ids against their masks): ``action_of`` without checking again."""
+    if i == PASS_ID:
+        return PASS
+    if i >= FIRST_RETURN_ID:
+        return ALL_CARDS[i - FIRST_RETURN_ID]
+    return _play_of(i, obs.hand, obs.level)
+
+
 def describe_action(i: int) -> str:
     """What the id ``i`` stands for, in words (``"pair 9 (9x1 + 1 wild)"``)."""
     if i == PASS_ID:
@@ -450,15 +480,10 @@ def _table(obs: Observation) -> Reading | None:
 
 def legal_action_ids(obs: Observation) -> list[int]:
     """The ids of ``obs``'s legal actions, in id order (every distinct play, ``every=True``)."""
-    if obs.to_act != obs.seat:
-        return []
-    if obs.phase == "return":
-        return sorted({return_id(a) for a in obs.legal_actions if isinstance(a, Card)})
-    if obs.phase != "play":
-        return []
-    table = _table(obs)
-    ids = _every_play(obs.hand, obs.level, table)
-    return [PASS_ID, *ids] if table is not None else ids
+    return [int(i) for i in np.flatnonzero(action_mask(obs))]
+
+
+_BYTES: Final = (_N + 7) // 8
 
 
 def action_mask(obs: Observation, out: BoolArray | None = None) -> BoolArray:
@@ -467,7 +492,17 @@ def action_mask(obs: Observation, out: BoolArray | None = None) -> BoolArray:
     mask = np.zeros(ACTION_SIZE, dtype=np.bool_) if out is None else out
     if out is not None:
         mask[:] = False
-    mask[legal_action_ids(obs)] = True
+    if obs.to_act != obs.seat:
+        return mask
+    if obs.phase == "return":
+        mask[[return_id(a) for a in obs.legal_actions if isinstance(a, Card)]] = True
+    elif obs.phase == "play":
+        table = _table(obs)
+        bits = _every_play_bits(obs.hand, obs.level, table)
+        plays = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8),
+                              count=_N, bitorder="little")
+        mask[1:FIRST_RETURN_ID] = plays.view(np.bool_)
+        mask[PASS_ID] = any(a is PASS for a in obs.legal_actions)
     return mask
 
 
@@ -594,5 +629,5 @@ def observation_array(obs: Observation, out: FloatArray | None = None) -> FloatA
 
 __all__ = ["ACTION_RANGES", "ACTION_SIZE", "ACTION_TABLE", "FIRST_RETURN_ID",
            "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SHAPE", "PASS_ID",
-           "action_id", "action_mask", "action_of", "describe_action", "legal_action_ids",
-           "observation_array", "play_id", "play_key", "return_id"]
+           "action_id", "action_mask", "action_of", "action_of_masked", "describe_action",
+           "legal_action_ids", "observation_array", "play_id", "play_key", "return_id"]

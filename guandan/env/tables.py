@@ -33,7 +33,7 @@ from guandan.encoding import (
     ACTION_SIZE,
     OBSERVATION_SHAPE,
     action_mask,
-    action_of,
+    action_of_masked,
     observation_array,
 )
 from guandan.match import Match, Observation
@@ -95,7 +95,7 @@ class Tables:
         for i in range(self.n):
             match = self.matches[i]
             hands = len(match.results)
-            match.apply(action_of(int(ids[i]), self._obs[i]))
+            match.apply(action_of_masked(int(ids[i]), self._obs[i]))
             if len(match.results) > hands:
                 result = match.results[-1]
                 steps = float(result.settlement.steps)
