@@ -98,3 +98,30 @@ def test_training_is_repeatable_and_moves_the_policy() -> None:
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_imitation_learns_greedys_choices() -> None:
+    from guandan.encoding import action_id, action_mask, observation_array
+
+    greedy = make_player("greedy")
+    match = Match("site", seed=8)
+    positions = []
+    while len(positions) < 150:
+        obs = match.observation(match.to_act)  # type: ignore[arg-type]
+        choice = greedy.act(obs)
+        mask = action_mask(obs)
+        if mask.sum() > 1:  # a real choice
+            positions.append((observation_array(obs), mask, action_id(choice, obs)))
+        match.apply(choice)
+    x = np.stack([p[0] for p in positions])
+    mask = np.stack([p[1] for p in positions])
+    wanted = np.array([p[2] for p in positions])
+
+    def agreement(policy: Policy) -> float:
+        _, z = policy.logits(x, mask)
+        return float((z.argmax(axis=1) == wanted).mean())
+
+    before = agreement(Policy(hidden=32, seed=1))
+    after = agreement(train(0, seed=1, tables_n=8, batch=512, hidden=32, lr=0.01, updates=6,
+                            imitate=1.0, log=False))
+    assert after > before + 0.15, (before, after)
