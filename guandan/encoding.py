@@ -178,8 +178,11 @@ def return_id(card: Card) -> int:
 # (five cards of one suit are a straight flush only), is asked of ``classify`` on cards chosen
 # from the hand.
 #
-# To be replaced by ``legal_plays(hand, level, table, every=True)`` (issue 23) when it lands:
-# ``_every_play`` then becomes ``{play_id(p): p for p in legal_plays(..., every=True)}``.
+# The interim stand-in for ``legal_plays(hand, level, table, every=True)`` (issue 23), to be
+# replaced when it lands. Two functions use it, and only they: ``_every_play_bits`` (the ids,
+# as bit ``id - 1``) becomes ``sum(1 << (play_id(p) - 1) for p in legal_plays(...,
+# every=True))``, and ``_play_of`` (the play of one id) returns that list's play with the id.
+# ``tests/test_encoding.py`` checks both against every reading of every card set of small hands.
 
 _N: Final = len(_PLAYS)
 # Resources a play needs: natural cards per value (0-17), per suit and value (18 + 15 * s + v),
