@@ -32,8 +32,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as e:  # the learning extra is optional
+    raise ImportError("guandan.encoding needs numpy: pip install 'guandan-lab[learn]'") from e
 
 from guandan.cards import ALL_CARDS, RANK_VALUE, RANKS, SUITS, VALUE_RANK, Card
 from guandan.match import PASS, Action, Observation, Pass

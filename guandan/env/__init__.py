@@ -16,6 +16,13 @@ import os
 # decision was 30 times slower on two busy cores). Set before numpy loads, unless set already.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as e:  # the learning extra is optional
+    raise ImportError("guandan.env needs numpy, pettingzoo and gymnasium: "
+                      "pip install 'guandan-lab[learn]'") from e
+
 from guandan.env.aec import GuandanEnv, env, raw_env
 from guandan.env.tables import Tables
 
