@@ -125,3 +125,13 @@ def test_imitation_learns_greedys_choices() -> None:
     after = agreement(train(0, seed=1, tables_n=8, batch=512, hidden=32, lr=0.01, updates=6,
                             imitate=1.0, log=False))
     assert after > before + 0.15, (before, after)
+
+
+def test_the_engine_does_not_load_numpy() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, guandan, guandan.cli, guandan.arena, guandan.players; "
+            "print('numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
