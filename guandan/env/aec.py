@@ -31,6 +31,7 @@ from guandan.encoding import (
     OBSERVATION_SHAPE,
     action_mask,
     action_of,
+    action_of_masked,
     observation_array,
 )
 from guandan.match import Match, Observation
@@ -114,6 +115,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._final = {}
         self._obs: dict[int, Observation] = {}
+        self._masks: dict[int, np.ndarray[Any, np.dtype[np.bool_]]] = {}
         self._select()
 
     def _select(self) -> None:
@@ -134,9 +136,12 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if agent in self._final:
             return {"observation": self._final[agent],
                     "action_mask": np.zeros(ACTION_SIZE, dtype=np.int8)}
-        obs = self._observation(_seat(agent))
-        return {"observation": observation_array(obs),
-                "action_mask": action_mask(obs).astype(np.int8)}
+        seat = _seat(agent)
+        obs = self._observation(seat)
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self._masks[seat] = action_mask(obs)
+        return {"observation": observation_array(obs), "action_mask": mask.astype(np.int8)}
 
     # -- acting ---------------------------------------------------------------------------------
 
@@ -151,7 +156,11 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             raise ValueError(f"{agent} is to act: give an action id, not None")
         seat = _seat(agent)
         obs = self._observation(seat)
-        played = action_of(int(action), obs)  # ValueError if illegal, nothing changed
+        mask = self._masks.get(seat)
+        if mask is not None and 0 <= int(action) < ACTION_SIZE and mask[int(action)]:
+            played = action_of_masked(int(action), obs)  # the mask it was shown says legal
+        else:
+            played = action_of(int(action), obs)  # ValueError if illegal, nothing changed
         hands_before = len(match.results)
         final: dict[str, np.ndarray[Any, Any]] = {}
         if isinstance(played, Reading) and len(played.cards) == len(obs.hand):
@@ -159,6 +168,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             final = {a: observation_array(self._observation(_seat(a))) for a in self.agents}
         match.apply(played)
         self._obs = {}
+        self._masks = {}
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if len(match.results) > hands_before:
