@@ -290,10 +290,12 @@ def _reading(cards: Sequence[Card], level: str, key: PlayKey) -> Reading | None:
     return None
 
 
-@lru_cache(maxsize=1 << 16)
-def _reads_as(cards: tuple[int, ...], level: str, i: int) -> bool:
-    """Whether the cards (by index) read as play ``i`` at ``level`` (kept: hands repeat them)."""
-    return _reading([ALL_CARDS[c] for c in cards], level, _PLAYS[i]) is not None
+@lru_cache(maxsize=1 << 14)
+def _reads_as(i: int, level: str, suits: tuple[str, ...]) -> bool:
+    """Whether five natural cards of play ``i``'s ranks, of these suits (in value order), read
+    as play ``i`` at ``level``. Kept by suits, not copies: two copies of one card are equal."""
+    cards = [_card(suit, v) for (v, _), suit in zip(_PLAYS[i][2], suits, strict=True)]
+    return _reading(cards, level, _PLAYS[i]) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -356,7 +358,8 @@ def _every_play_bits(hand: Sequence[Card], level: str, table: Reading | None) ->
         low = straights & -straights
         i = low.bit_length() - 1
         cards = _cards_for(_PLAYS[i], level, pick)
-        if cards is None or not _reads_as(tuple(c.index for c in cards), level, i):
+        if cards is None or not _reads_as(
+                i, level, tuple(c.suit for c in sorted(cards, key=lambda c: c.value))):
             bits &= ~low
         straights ^= low
     return bits
