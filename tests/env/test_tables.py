@@ -76,3 +76,21 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         tables.step(np.array([-1, legal]))
     with pytest.raises(ValueError, match="number of tables"):
         Tables(0)
+
+
+def test_match_episodes_end_only_with_the_match() -> None:
+    tables = Tables(1, rules="site", seed=3, episode="match")
+    _, mask, _ = tables.reset()
+    first = tables.matches[0]
+    hands_rewarded = 0
+    for _ in range(20000):
+        ids = np.flatnonzero(mask[0])
+        plays = ids[ids != PASS_ID]
+        _, mask, _, rewards, dones = tables.step(np.array([plays[-1] if plays.size else ids[0]]))
+        if rewards[0].any():
+            hands_rewarded += 1
+        if dones[0]:
+            break
+    assert dones[0] and first.final_winner is not None
+    assert hands_rewarded == len(first.results) > 1
+    assert tables.matches[0] is not first and tables.matches[0].match_number == 2
