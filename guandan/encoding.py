@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Final
 
 try:
@@ -298,7 +298,7 @@ def _reads_as(i: int, level: str, suits: tuple[str, ...]) -> bool:
     return _reading(cards, level, _PLAYS[i]) is not None
 
 
-@lru_cache(maxsize=None)  # at most 13 levels x 2,134 plays, a few hundred bytes each
+@cache  # at most 13 levels x 2,134 plays, a few hundred bytes each
 def _beating(level: str, table_id: int) -> int:
     """Bit set of the plays that beat the play ``table_id`` at ``level``."""
     lv = _level(level)
