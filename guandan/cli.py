@@ -29,6 +29,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
               "the web game: serve [--host H] [--port P] [--data-dir D]"),
     "arena": ("guandan.arena", "arena_main",
               "duplicate matches between players, with statistics (see arena --help)"),
+    "train": ("guandan.env.train", "train_main",
+              "train a policy on batched tables (numpy; see train --help)"),
 }
 
 

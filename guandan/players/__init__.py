@@ -21,6 +21,8 @@ REGISTRY: dict[str, str] = {
     "greedy": "guandan.players.greedy:GreedyPlayer",
     "heuristic": "guandan.players.heuristic:HeuristicPlayer",
     "search": "guandan.players.search:SearchPlayer",
+    # A trained policy (guandan.env.train); needs numpy: pip install 'guandan-lab[learn]'.
+    "policy": "guandan.env.policy:PolicyPlayer",
 }
 
 #: The page's levels (쉬움 easy, 보통 normal, 어려움 hard) and the player behind each.

@@ -1,0 +1,96 @@
+"""Batched tables (guandan.env.tables)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from guandan.encoding import PASS_ID, action_mask, observation_array
+from guandan.env import Tables
+
+
+def _run(tables: Tables, steps: int, seed: int) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    obs, mask, seat = tables.reset()
+    out = []
+    for _ in range(steps):
+        choice = []
+        for m in mask:
+            ids = np.flatnonzero(m)
+            plays = ids[ids != PASS_ID]
+            choice.append(rng.choice(plays if len(plays) and rng.random() < 0.8 else ids))
+        obs, mask, seat, rewards, dones = tables.step(np.array(choice))
+        out.append(np.concatenate([obs.ravel(), mask.ravel(), seat, rewards.ravel(), dones]))
+    return out
+
+
+def test_arrays_match_each_table_and_repeat_from_the_seed() -> None:
+    a = _run(Tables(3, seed=5), 150, seed=0)
+    b = _run(Tables(3, seed=5), 150, seed=0)
+    assert all((x == y).all() for x, y in zip(a, b, strict=True))
+    tables = Tables(3, seed=5)
+    _run(tables, 40, seed=1)
+    for i in range(3):
+        obs = tables.observation(i)
+        assert obs.seat == tables.seats[i]
+        assert (tables.observations[i] == observation_array(obs)).all()
+        assert (tables.masks[i] == action_mask(obs)).all()
+
+
+def test_hands_end_with_their_rewards() -> None:
+    tables = Tables(4, rules="huaian", seed=1)
+    rng = np.random.default_rng(3)
+    _, mask, _ = tables.reset()
+    ended = 0
+    for _ in range(1200):
+        plays = [np.flatnonzero(m[1:]) + 1 for m in mask]
+        choice = np.array([rng.choice(p) if p.size else PASS_ID for p in plays])
+        matches = list(tables.matches)  # a won match is replaced by the next one
+        hands = [len(m.results) for m in matches]
+        _, mask, _, rewards, dones = tables.step(choice)
+        for i in np.flatnonzero(dones):
+            ended += 1
+            result = matches[i].results[-1]
+            assert len(matches[i].results) == hands[i] + 1
+            steps = result.settlement.steps
+            team = [0, 2] if result.winner == "13" else [1, 3]
+            assert (rewards[i, team] == steps).all() and rewards[i].sum() == 0
+        assert (rewards[~dones] == 0).all()
+    assert ended >= 4
+
+
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    tables = Tables(2, seed=0)
+    with pytest.raises(ValueError, match="reset"):
+        tables.step(np.array([0, 0]))
+    _, mask, _ = tables.reset()
+    before = mask.copy()
+    legal = int(np.flatnonzero(mask[0])[0])
+    illegal = int(np.flatnonzero(~mask[1])[0])
+    with pytest.raises(ValueError, match="table 1: action"):
+        tables.step(np.array([legal, illegal]))
+    assert (tables.masks == before).all()
+    with pytest.raises(ValueError, match="one integer action id per table"):
+        tables.step(np.array([legal]))
+    with pytest.raises(ValueError, match="table 0"):
+        tables.step(np.array([-1, legal]))
+    with pytest.raises(ValueError, match="number of tables"):
+        Tables(0)
+
+
+def test_match_episodes_end_only_with_the_match() -> None:
+    tables = Tables(1, rules="site", seed=3, episode="match")
+    _, mask, _ = tables.reset()
+    first = tables.matches[0]
+    hands_rewarded = 0
+    for _ in range(20000):
+        ids = np.flatnonzero(mask[0])
+        plays = ids[ids != PASS_ID]
+        _, mask, _, rewards, dones = tables.step(np.array([plays[-1] if plays.size else ids[0]]))
+        if rewards[0].any():
+            hands_rewarded += 1
+        if dones[0]:
+            break
+    assert dones[0] and first.final_winner is not None
+    assert hands_rewarded == len(first.results) > 1
+    assert tables.matches[0] is not first and tables.matches[0].match_number == 2
