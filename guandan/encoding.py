@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache, lru_cache
 from typing import Final
 
 try:
@@ -38,9 +36,10 @@ try:
 except ImportError as e:  # the learning extra is optional
     raise ImportError("guandan.encoding needs numpy: pip install 'guandan-lab[learn]'") from e
 
-from guandan.cards import ALL_CARDS, RANK_VALUE, RANKS, SUITS, VALUE_RANK, Card
+from guandan.cards import ALL_CARDS, RANKS, SUITS, VALUE_RANK, Card
 from guandan.match import PASS, Action, Observation, Pass
-from guandan.readings import KINDS, Reading, beats, classify, read_as
+from guandan.plays import legal_plays
+from guandan.readings import KINDS, Reading
 from guandan.seats import other_team, team_of
 from guandan.tribute import TributeKind
 
@@ -172,238 +171,23 @@ def return_id(card: Card) -> int:
 
 # -- which plays a hand has: the one place that needs every distinct play ----------------------
 #
-# A play of the table is feasible for a hand when the hand holds its natural cards (of its suit,
-# for a straight flush) and its wilds, and it reads as its kind and rank at the level. Only
-# the second part depends on the level, and it is the same for every hand: it is worked out
-# once per level, by ``classify`` itself on a set of cards made for each play, and kept as a
-# bit set (as is, per level and table play, the set of plays that ``beats`` the table).
-# The one thing left that depends on the hand's suits, a plain straight of five natural cards
-# (five cards of one suit are a straight flush only), is asked of ``classify`` on cards chosen
-# from the hand.
-#
-# The interim stand-in for ``legal_plays(hand, level, table, every=True)`` (issue 23), to be
-# replaced when it lands. Two functions use it, and only they: ``_every_play_bits`` (the ids,
-# as bit ``id - 1``) becomes ``sum(1 << (play_id(p) - 1) for p in legal_plays(...,
-# every=True))``, and ``_play_of`` (the play of one id) returns that list's play with the id.
-# ``tests/test_encoding.py`` checks both against every reading of every card set of small hands.
-
-_N: Final = len(_PLAYS)
-# Resources a play needs: natural cards per value (0-17), per suit and value (18 + 15 * s + v),
-# wilds (78).
-_SUITED: Final = 18
-_WILD_COLUMN: Final = _SUITED + 15 * len(SUITS)
-_SUIT_INDEX: Final = {s: i for i, s in enumerate(SUITS)}
-
-
-def _needs() -> list[dict[int, int]]:
-    out = []
-    for kind, _rank, nat, wilds, suit in _PLAYS:
-        need: dict[int, int] = {}
-        for v, c in nat:
-            col = _SUITED + 15 * _SUIT_INDEX[suit] + v if kind == "straight_flush" else v
-            need[col] = c
-        if wilds:
-            need[_WILD_COLUMN] = wilds
-        out.append(need)
-    return out
-
-
-def _short_sets() -> list[list[int]]:
-    """Per resource column and count held k: the bit set of plays needing more than k."""
-    table = [[0] * (_MAX_COPIES + 2) for _ in range(_WILD_COLUMN + 1)]
-    for i, need in enumerate(_needs()):
-        for col, c in need.items():
-            for k in range(c):
-                table[col][k] |= 1 << i
-    return table
-
-
-_SHORT: Final = _short_sets()
-_ALL_PLAYS: Final = (1 << _N) - 1
-#: Plain straights of five natural cards: their suits decide.
-_NATURAL_STRAIGHTS: Final = sum(1 << i for i, k in enumerate(_PLAYS)
-                                if k[0] == "straight" and k[3] == 0)
-
-
-def _cards_for(key: PlayKey, level: str, pick: dict[int, list[Card]] | None) -> list[Card] | None:
-    """Cards that play ``key`` at ``level``: from ``pick`` (the hand's natural cards per value,
-    best copies first) or, when ``pick`` is None, made up. None when they cannot be found."""
-    kind, _rank, nat, wilds, suit = key
-    lv = RANK_VALUE[level]
-    cards: list[Card] = []
-    for v, c in nat:
-        if v > 14:
-            pool = [ALL_CARDS[52 + (v - 16)]] * 2
-        elif pick is not None:
-            pool = pick.get(v, [])
-            if kind == "straight_flush":
-                pool = [x for x in pool if x.suit == suit]
-        elif kind == "straight_flush":
-            pool = [] if (suit == "H" and v == lv) else [_card(suit, v)] * 2
-        else:
-            suits = [s for s in ("D", "S", "C", "H") if not (s == "H" and v == lv)]
-            pool = [_card(s, v) for s in suits for _ in range(2)]
-        if len(pool) < c:
-            return None
-        cards.extend(pool[:c])
-    if kind == "straight" and not wilds and len({x.suit for x in cards}) == 1:
-        # Five of one suit are a straight flush only: take another suit's copy where there is one.
-        for i, x in enumerate(cards):
-            pool = pick.get(x.value, []) if pick is not None else [_card("S", x.value)]
-            other = next((y for y in pool if y.suit != x.suit), None)
-            if other is not None:
-                cards[i] = other
-                break
-    return cards + [_card("H", lv)] * wilds
-
-
-def _card(suit: str, value: int) -> Card:
-    return ALL_CARDS[4 * (value - 2) + _SUIT_INDEX[suit]]
-
-
-@dataclass(frozen=True)
-class _Level:
-    """What the action table is at one level: the plays that exist, each as a reading."""
-
-    valid: int  # bit set of the plays that exist at this level
-    readings: tuple[Reading | None, ...]  # a reading of each (made-up cards), None if none
-
-
-@lru_cache(maxsize=len(RANKS))
-def _level(level: str) -> _Level:
-    valid = 0
-    readings: list[Reading | None] = []
-    for i, key in enumerate(_PLAYS):
-        cards = _cards_for(key, level, None)
-        found = None if cards is None else _reading(cards, level, key)
-        if found is not None:
-            valid |= 1 << i
-        readings.append(found)
-    return _Level(valid, tuple(readings))
-
-
-def _reading(cards: Sequence[Card], level: str, key: PlayKey) -> Reading | None:
-    """The reading of ``cards`` as ``key``'s kind and rank, if it is one and is ``key``."""
-    for r in classify(cards, level):
-        if r.kind == key[0] and r.rank == key[1]:
-            return r if play_key(r) == key else None
-    return None
-
-
-@lru_cache(maxsize=1 << 14)
-def _reads_as(i: int, level: str, suits: tuple[str, ...]) -> bool:
-    """Whether five natural cards of play ``i``'s ranks, of these suits (in value order), read
-    as play ``i`` at ``level``. Kept by suits, not copies: two copies of one card are equal."""
-    cards = [_card(suit, v) for (v, _), suit in zip(_PLAYS[i][2], suits, strict=True)]
-    return _reading(cards, level, _PLAYS[i]) is not None
-
-
-@cache  # at most 13 levels x 2,134 plays, a few hundred bytes each
-def _beating(level: str, table_id: int) -> int:
-    """Bit set of the plays that beat the play ``table_id`` at ``level``."""
-    lv = _level(level)
-    table = lv.readings[table_id - 1]
-    assert table is not None
-    out = 0
-    for i, r in enumerate(lv.readings):
-        if r is not None and beats(r, table):
-            out |= 1 << i
-    return out
-
-
-#: Per card index: its natural value's column and its suit's column in ``_needs``.
-_VALUE_COLUMN: Final = tuple(c.value for c in ALL_CARDS)
-_SUIT_COLUMN: Final = tuple(_SUITED + 15 * _SUIT_INDEX[c.suit] + c.value if c.suit else -1
-                            for c in ALL_CARDS)
-
-
-def _have(hand: Iterable[Card], level: str) -> list[int]:
-    """Resources held (see ``_needs``)."""
-    have = [0] * (_WILD_COLUMN + 1)
-    wild = _card("H", RANK_VALUE[level]).index
-    for c in hand:
-        i = c.index
-        if i == wild:
-            have[_WILD_COLUMN] += 1
-        else:
-            have[_VALUE_COLUMN[i]] += 1
-            col = _SUIT_COLUMN[i]
-            if col >= 0:
-                have[col] += 1
-    return have
-
-
-def _naturals(hand: Iterable[Card], level: str) -> dict[int, list[Card]]:
-    """The hand's natural cards (jokers included, wilds not) per value."""
-    pick: dict[int, list[Card]] = {}
-    for c in hand:
-        if not (c.suit == "H" and c.rank == level):
-            pick.setdefault(c.value, []).append(c)
-    return pick
-
-
-def _every_play_bits(hand: Sequence[Card], level: str, table: Reading | None) -> int:
-    """Bit set (bit ``id - 1``) of every distinct play of ``hand`` that may be played now."""
-    have = _have(hand, level)
-    short = 0
-    for col, k in enumerate(have):
-        row = _SHORT[col]
-        short |= row[k if k < len(row) else -1]
-    bits = _ALL_PLAYS & ~short & _level(level).valid
-    if table is not None:
-        bits &= _beating(level, play_id(table))
-    straights = bits & _NATURAL_STRAIGHTS
-    pick = _naturals(hand, level) if straights else {}
-    while straights:
-        low = straights & -straights
-        i = low.bit_length() - 1
-        cards = _cards_for(_PLAYS[i], level, pick)
-        if cards is None or not _reads_as(
-                i, level, tuple(c.suit for c in sorted(cards, key=lambda c: c.value))):
-            bits &= ~low
-        straights ^= low
-    return bits
+# Which plays a hand holds is the engine's to say: ``legal_plays(..., every=True)`` lists every
+# distinct play, and the encoding only numbers them (``play_id``). Asked twice for one hand
+# (the mask, then the chosen id), ``legal_plays`` answers the second time from its store.
 
 
 def _every_play(hand: Sequence[Card], level: str, table: Reading | None) -> list[int]:
     """The ids of every distinct play (``every=True``) of ``hand`` at ``level`` that may be
     played on ``table`` (any, on an empty table), in id order."""
-    bits = _every_play_bits(hand, level, table)
-    ids = []
-    while bits:
-        low = bits & -bits
-        ids.append(low.bit_length())  # bit i is id i + 1
-        bits ^= low
-    return ids
-
-
-def _pick_order(hand: Sequence[Card], level: str, values: Iterable[int]) -> dict[int, list[Card]]:
-    """The hand's natural cards per value, for ``values`` the copies that fewest same-suit
-    neighbours hold first (so a single or pair leaves a possible straight flush whole)."""
-    pick = _naturals(hand, level)
-    held = {c.index for cs in pick.values() for c in cs}
-    for v in values:
-        cs = pick.get(v)
-        if cs is None or len(cs) < 2 or v > 14:
-            continue
-
-        def ties(c: Card) -> tuple[int, int]:
-            near = sum(_card(c.suit, 14 if u == 1 else u).index in held
-                       for u in range(max(c.value - 4, 1), min(c.value + 5, 15)) if u != c.value)
-            return (near, c.index)
-
-        cs.sort(key=ties)
-    return pick
+    return sorted(play_id(p) for p in legal_plays(hand, level, table, every=True))
 
 
 def _play_of(i: int, hand: Sequence[Card], level: str) -> Reading:
-    """The play with id ``i`` made of ``hand``'s cards (one choice of the physical copies)."""
-    key = _PLAYS[i - 1]
-    pick = _pick_order(hand, level, [] if key[0] == "straight_flush" else [v for v, _ in key[2]])
-    cards = _cards_for(key, level, pick)
-    if cards is None or sum(c.suit == "H" and c.rank == level for c in hand) < key[3]:
-        raise ValueError(f"the hand cannot make {_describe(key)}")
-    return read_as(cards, level, key[0], key[1])
+    """The play with id ``i`` made of ``hand``'s cards (the engine's choice of the copies)."""
+    for p in legal_plays(hand, level, None, every=True):
+        if play_id(p) == i:
+            return p
+    raise ValueError(f"the hand cannot make {_describe(_PLAYS[i - 1])}")
 
 
 def _describe(key: PlayKey) -> str:
@@ -432,8 +216,7 @@ def action_id(action: Action, obs: Observation) -> int:
         return return_id(action)
     if isinstance(action, Reading):
         i = play_id(action)
-        if not _is_play_now(obs) or not (_every_play_bits(obs.hand, obs.level, _table(obs))
-                                         >> (i - 1) & 1):
+        if not _is_play_now(obs) or i not in _every_play(obs.hand, obs.level, _table(obs)):
             raise ValueError(f"seat {obs.seat} may not play {action!r} now")
         return i
     raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
@@ -453,7 +236,7 @@ def action_of(i: int, obs: Observation) -> Action:
         card = ALL_CARDS[i - FIRST_RETURN_ID]
         if obs.phase == "return" and card in obs.legal_actions:
             return card
-    elif _is_play_now(obs) and _every_play_bits(obs.hand, obs.level, _table(obs)) >> (i - 1) & 1:
+    elif _is_play_now(obs) and i in _every_play(obs.hand, obs.level, _table(obs)):
         return _play_of(i, obs.hand, obs.level)
     raise ValueError(f"action {i} ({describe_action(i)}) is not legal for seat {obs.seat} now")
 
@@ -492,9 +275,6 @@ def legal_action_ids(obs: Observation) -> list[int]:
     return [int(i) for i in np.flatnonzero(action_mask(obs))]
 
 
-_BYTES: Final = (_N + 7) // 8
-
-
 def action_mask(obs: Observation, out: BoolArray | None = None) -> BoolArray:
     """Bool array of ``ACTION_SIZE``: True exactly at the ids of ``obs``'s legal actions (all
     False for a seat that is not to act). ``out``, when given, is filled instead."""
@@ -506,11 +286,7 @@ def action_mask(obs: Observation, out: BoolArray | None = None) -> BoolArray:
     if obs.phase == "return":
         mask[[return_id(a) for a in obs.legal_actions if isinstance(a, Card)]] = True
     elif obs.phase == "play":
-        table = _table(obs)
-        bits = _every_play_bits(obs.hand, obs.level, table)
-        plays = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8),
-                              count=_N, bitorder="little")
-        mask[1:FIRST_RETURN_ID] = plays.view(np.bool_)
+        mask[_every_play(obs.hand, obs.level, _table(obs))] = True
         mask[PASS_ID] = any(a is PASS for a in obs.legal_actions)
     return mask
 

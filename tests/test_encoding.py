@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import inspect
 import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import pytest
@@ -117,22 +115,6 @@ def test_every_play_matches_all_readings_of_all_card_sets() -> None:
             play = enc._play_of(i, hand, level)
             assert enc.play_id(play) == i
             assert not Counter(play.cards) - Counter(hand)
-
-
-def test_agrees_with_legal_plays_every_once_it_lands() -> None:
-    """The interim generator and issue 23's ``legal_plays(..., every=True)`` give the same ids."""
-    if "every" not in inspect.signature(legal_plays).parameters:
-        pytest.skip("legal_plays(..., every=True) has not landed yet (issue 23)")
-    every_plays: Any = legal_plays
-    rng = random.Random(23)
-    for _ in range(300):
-        deck = full_deck()
-        rng.shuffle(deck)
-        level = rng.choice(RANKS)
-        hand = deck[:27]
-        table = rng.choice([None, *legal_plays(deck[27:54], level)])
-        ids = sorted(enc.play_id(p) for p in every_plays(hand, level, table, every=True))
-        assert ids == enc._every_play(hand, level, table)
 
 
 # -- many positions of real play -------------------------------------------------------------
