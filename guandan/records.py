@@ -29,10 +29,10 @@ from itertools import permutations
 from typing import Any, Final
 
 from guandan.cards import Card, check_level, full_deck, parse_card
-from guandan.hand import Hand
+from guandan.deal import PASS, Deal
 from guandan.levels import Settlement, check_levels, settle
 from guandan.presets import PRESETS
-from guandan.readings import Reading
+from guandan.readings import Reading, read_as
 from guandan.seats import SEATS, TEAMS
 from guandan.tribute import Gift, TributeExchange, TributePlan, plan_tribute
 
@@ -264,23 +264,27 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
         except ValueError as e:
             raise _Fault(f"return {i}: {e}") from None
 
-    hand = Hand(exchange.hands, level, exchange.leader)
+    deal = Deal(exchange.hands, level, exchange.leader)
     actions = _need(record, "actions", list)
     for i, a in enumerate(actions):
-        if hand.over:
+        if deal.over:
             raise _Fault("the hand was already over", i)
         if not isinstance(a, dict) or "seat" not in a:
             raise _Fault("an action must be an object with a seat", i)
         try:
             seat = _seat(a["seat"], "seat")
             if a.get("pass") is True and set(a) == {"seat", "pass"}:
-                hand.pass_turn(seat)
+                deal.check_turn(seat)
+                deal.apply(PASS)
             elif set(a) == {"seat", "cards", "kind", "rank"}:
                 cards = _cards(a["cards"], "cards")
                 rank = a["rank"]
                 if not isinstance(a["kind"], str) or not (rank is None or isinstance(rank, str)):
                     raise _Fault("kind and rank must be strings (rank null for a joker bomb)")
-                hand.play(seat, hand.check_cards(seat, cards, a["kind"], rank))
+                deal.check_turn(seat)
+                if not cards:
+                    raise _Fault("a play needs at least one card")
+                deal.apply(read_as(cards, level, a["kind"], rank))
             else:
                 raise _Fault(f"an action is {{seat, pass: true}} or {{seat, cards, kind, rank}}, "
                              f"not {sorted(a)}")
@@ -288,9 +292,9 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
             raise _Fault(f.reason, i) from None
         except ValueError as e:
             raise _Fault(str(e), i) from None
-    if not hand.over:
+    if not deal.over:
         raise _Fault("the hand is not over after the last action", len(actions))
-    order = hand.ranking()
+    order = deal.finish_order
     if record.get("finish_order") != order:
         raise _Fault(f"finish order should be {order}, not {record.get('finish_order')!r}")
     result = settle(team_levels, a_tries, level_team, order, preset)

@@ -1,15 +1,43 @@
-"""One hand's play: seed 000 §13-§15 and the 접풍 rule of seed 004."""
+"""One deal's play (``Deal``): seed 000 §13-§15 and the 接风 rule of seed 004."""
 
 import pytest
 
 from guandan.cards import Card, parse_cards
-from guandan.hand import Hand
+from guandan.deal import PASS, Deal, Move
 from guandan.readings import Reading, classify, read_as
+
+
+class Hand:
+    """The tests' hand: a ``Deal`` acted on seat by seat (each act checks the seat's turn)."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.deal, name)
+
+    def act(self, seat: int, action: Move) -> None:
+        self.deal.check_turn(seat)
+        self.deal.apply(action)
+
+    def play(self, seat: int, play: Reading) -> None:
+        self.act(seat, play)
+
+    def pass_turn(self, seat: int) -> None:
+        self.act(seat, PASS)
+
+    def may_pass(self, seat: int) -> bool:
+        return seat == self.deal.to_act and PASS in self.deal.legal_actions()
+
+    def legal_plays(self, seat: int) -> list[Move]:
+        if seat != self.deal.to_act:
+            return []
+        return [a for a in self.deal.legal_actions() if a is not PASS]
 
 
 def hand(s1: str, s2: str, s3: str, s4: str, level: str = "2", leader: int = 1) -> Hand:
     cards = {1: parse_cards(s1), 2: parse_cards(s2), 3: parse_cards(s3), 4: parse_cards(s4)}
-    return Hand(cards, level, leader)
+    return Hand(Deal(cards, level, leader))
 
 
 def p(cards: str, level: str = "2") -> Reading:
@@ -17,8 +45,8 @@ def p(cards: str, level: str = "2") -> Reading:
 
 
 def snapshot(h: Hand) -> tuple[object, ...]:
-    return (dict((s, list(c)) for s, c in h.hands.items()), h.table, set(h.passed),
-            list(h.finish_order), h.to_act, list(h.turns), h.trick_start)
+    d = h.deal
+    return (d.hands, d.table, d.passed, d.finish_order, d.to_act, d.turns, d.trick_start)
 
 
 # -- turns, passes, tricks (§13) --------------------------------------------------------------
@@ -116,7 +144,7 @@ def test_one_two_finish_ends_the_hand_and_ranks_the_rest_in_turn_order() -> None
     assert h.to_act == 3
     h.play(3, p("S5"))
     assert h.over and h.to_act is None
-    assert h.ranking() == [1, 3, 4, 2]               # after seat 3 comes seat 4
+    assert h.finish_order == [1, 3, 4, 2]               # after seat 3 comes seat 4
 
 
 def test_three_out_ends_the_hand_last_holder_is_fourth() -> None:
@@ -126,7 +154,7 @@ def test_three_out_ends_the_hand_last_holder_is_fourth() -> None:
     h.play(3, p("S5"))
     h.play(4, p("S7"))
     assert h.finish_order == [1, 2, 4, 3] and h.over
-    assert h.ranking() == [1, 2, 4, 3]
+    assert h.finish_order == [1, 2, 4, 3]
 
 
 def test_opponent_second_does_not_end_the_hand() -> None:
@@ -150,9 +178,8 @@ def test_no_action_after_the_end() -> None:
     assert h.legal_plays(4) == []
 
 
-def test_ranking_before_the_end_is_refused() -> None:
-    with pytest.raises(ValueError, match="not over"):
-        hand("S3", "S4", "S5", "S6").ranking()
+def test_no_finish_order_before_anyone_is_out() -> None:
+    assert hand("S3", "S4", "S5", "S6").finish_order == []
 
 
 # -- illegal plays: a clear reason, nothing changes -------------------------------------------
@@ -187,11 +214,11 @@ def test_play_that_does_not_beat_the_table() -> None:
 def test_wrong_reading_is_refused() -> None:
     h = hand("S3 D3 S9", "S4", "S5", "S6")
     with pytest.raises(ValueError, match="cannot be played as"):
-        h.check_cards(1, parse_cards("S3 D3"), "pair", "4")
+        h.play(1, Reading("pair", "4", parse_cards("S3 D3"), "2"))
     with pytest.raises(ValueError, match="cannot be played as"):
-        h.check_cards(1, parse_cards("S3 S9"), "pair", "3")
+        h.play(1, Reading("pair", "3", parse_cards("S3 S9"), "2"))
     with pytest.raises(ValueError, match="at least one card"):
-        h.check_cards(1, [], "single", "3")
+        h.play(1, Reading("single", "3", [], "2"))
     with pytest.raises(ValueError, match="level"):
         h.play(1, p("S3", level="5"))
 
@@ -221,6 +248,6 @@ def test_legal_plays_only_for_the_seat_to_act() -> None:
 
 def test_leader_needs_cards_and_a_seat() -> None:
     with pytest.raises(ValueError):
-        Hand({1: [], 2: [Card("S3")], 3: [], 4: []}, "2", 1)
+        Deal({1: [], 2: [Card("S3")], 3: [], 4: []}, "2", 1)
     with pytest.raises(ValueError):
-        Hand({s: [Card("S3")] for s in (1, 2, 3, 4)}, "2", 5)
+        Deal({s: [Card("S3")] for s in (1, 2, 3, 4)}, "2", 5)
