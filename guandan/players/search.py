@@ -290,7 +290,8 @@ def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
             top = RANK_VALUE[rank or "2"]
             for v in range(top - length + 1, top + 1):
                 got.extend(take(14 if v == 1 else v, per, part.suit))
-            if kind == "straight" and len({c.suit for c in got}) == 1:
+            if (kind == "straight" and len({c.suit for c in got}) == 1
+                    and not any(c.is_wild(level) for c in got)):
                 # Five natural cards of one suit are a straight flush, never a straight: swap
                 # one for a copy of another suit, or play them as the straight flush they are.
                 for j, c in enumerate(got):

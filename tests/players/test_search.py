@@ -55,16 +55,25 @@ def test_abstract_hand_covers_the_hand() -> None:
 def test_the_split_plays_real_cards_and_plays_a_deal_out() -> None:
     """Each play of a split holds its own cards, which read as its kind and rank; the fast
     policy plays whole deals on them, every play checked by the deal."""
+    def check(cards: list[Card], level: str) -> list[APlay]:
+        parts = abstract_hand(cards, level)
+        assert Counter(c for p in parts for c in p.cards) == Counter(cards)
+        for p in parts:
+            r = read_as(p.cards, level, p.kind, p.rank)
+            assert (r.key, r.power, len(r.cards)) == (p.key, p.power, p.size)
+        return parts
+
+    # Two wilds in an A-5 straight of hearts: a natural queen is no wild to swap in.
+    check(parse_cards("HA HQ HQ H4 H5 CQ"), "Q")
+    # Five natural spades are a straight flush, never a straight.
+    assert [p.kind for p in check(parse_cards("S3 S4 S5 S6 S7"), "9")] == ["straight_flush"]
     rng = random.Random(21)
     for _ in range(40):
         hands = deal(rng)
         level = rng.choice("23456789TJQKA")
-        parts = {s: abstract_hand(hands[s], level) for s in (1, 2, 3, 4)}
+        parts = {s: check(hands[s], level) for s in (1, 2, 3, 4)}
         for s in (1, 2, 3, 4):
-            assert Counter(c for p in parts[s] for c in p.cards) == Counter(hands[s])
-            for p in parts[s]:
-                r = read_as(p.cards, level, p.kind, p.rank)
-                assert (r.key, r.power, len(r.cards)) == (p.key, p.power, p.size)
+            check(rng.sample(hands[s], rng.randint(1, 26)), level)
         rollout = Rollout(Deal(hands, level, rng.choice((1, 2, 3, 4))), parts)
         rollout.run()
         assert rollout.deal.over and sorted(rollout.deal.finish_order) == [1, 2, 3, 4]
