@@ -1,10 +1,19 @@
 """One deal's play (``Deal``): seed 000 §13-§15 and the 接风 rule of seed 004."""
 
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from guandan import make_player
 from guandan.cards import Card, parse_cards
-from guandan.deal import PASS, Deal, Move
-from guandan.readings import Reading, classify, read_as
+from guandan.deal import PASS, Deal, Move, Pass
+from guandan.match import Match, Observation
+from guandan.readings import KINDS, Reading, classify, read_as
 
 
 class Hand:
@@ -251,3 +260,215 @@ def test_leader_needs_cards_and_a_seat() -> None:
         Deal({1: [], 2: [Card("S3")], 3: [], 4: []}, "2", 1)
     with pytest.raises(ValueError):
         Deal({s: [Card("S3")] for s in (1, 2, 3, 4)}, "2", 5)
+
+
+# -- the shared vectors, through a deal -------------------------------------------------------
+
+VECTORS = Path(__file__).resolve().parents[2] / "shared" / "vectors"
+
+
+def _vectors(name: str) -> list[dict[str, Any]]:
+    path = VECTORS / name
+    if not path.is_file():
+        pytest.skip(f"shared rule vectors not found: {path}")
+    cases: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return cases
+
+
+def test_a_deal_takes_exactly_the_readings_of_the_vectors() -> None:
+    """Leading all its cards, a seat may play them as each listed reading and as no other
+    kind; ``legal_actions`` lists exactly those readings among the plays of all its cards."""
+    for case in _vectors("readings.json"):
+        level, cards = case["level"], parse_cards(case["cards"])
+        d = Deal({1: cards, 2: parse_cards("S3"), 3: parse_cards("S3"), 4: parse_cards("S3")},
+                 level, 1)
+        expected = {(k, r) for k, r in case["readings"]}
+        whole = {(a.kind, a.rank) for a in d.legal_actions()
+                 if isinstance(a, Reading) and len(a.cards) == len(cards)}
+        assert whole == expected, case
+        for kind, rank in expected:
+            d.clone().apply(Reading(kind, rank, cards, level))
+        rank = next(iter(expected))[1] if expected else "3"
+        for kind in KINDS:
+            if (kind, rank) in expected or (kind == "joker_bomb") != (rank is None):
+                continue
+            if rank in ("BJ", "LJ") and kind not in ("single", "pair"):
+                continue  # no such reading can even be written
+                with pytest.raises(ValueError, match="cannot be played as"):
+                    d.clone().apply(Reading(kind, rank, cards, level))
+        assert d.to_act == 1 and d.held(1) == tuple(cards)
+
+
+def test_a_deal_lets_a_play_follow_exactly_when_the_vectors_say_it_beats() -> None:
+    for case in _vectors("beats.json"):
+        level = case["level"]
+        a_cards, b_cards = parse_cards(case["a_cards"]), parse_cards(case["b_cards"])
+        d = Deal({1: [*b_cards, Card("S3")], 2: [*a_cards, Card("S3")], 3: parse_cards("S3"),
+                  4: parse_cards("S3")}, level, 1)
+        d.apply(read_as(b_cards, level, case["b"][0], case["b"][1]))
+        a = read_as(a_cards, level, case["a"][0], case["a"][1])
+        if case["beats"]:
+            d.apply(a)
+            assert d.table == (2, a)
+        else:
+            with pytest.raises(ValueError, match="does not beat"):
+                d.apply(a)
+            assert d.to_act == 2 and d.table is not None and d.table.seat == 1
+
+
+# -- clones, and the match's deal --------------------------------------------------------------
+
+def _state(d: Deal) -> tuple[object, ...]:
+    return (d.hands, d.table, d.passed, d.finish_order, d.to_act, d.turns, d.over)
+
+
+@pytest.mark.parametrize("rules", ["site", "national", "huaian", "nanjing"])
+def test_a_clone_plays_the_match_along_and_stays_independent(rules: str) -> None:
+    """A clone of the match's deal at the first lead, given the same actions, is the match's
+    deal at every step; acting on a clone never changes the original, nor the other way."""
+    rng = random.Random(rules)
+    m = Match(rules, seed=5)
+    bots = {s: make_player("random", seed=s) for s in (1, 2, 3, 4)}
+    hands = 0
+    shadow: Deal | None = None
+    while hands < 4:
+        if m.to_act is None:  # final victory: the next match
+            m = Match(rules, seed=5, match_number=m.match_number + 1)
+        deal = m.current_deal
+        if deal is not None and deal.turn_count == 0:
+            shadow = deal.clone()
+        seat = m.to_act
+        assert seat is not None
+        action = bots[seat].act(m.observation(seat))
+        if deal is not None and shadow is not None and deal.turn_count % 9 == 0:
+            before = _state(deal)
+            probe = deal.clone()
+            while not probe.over:  # a random play-out of a clone
+                acts = probe.legal_actions()
+                probe.apply(acts[rng.randrange(len(acts))])
+            assert _state(deal) == before
+        if deal is not None and shadow is not None:
+            assert isinstance(action, (Reading, Pass))
+            shadow.apply(action)
+        done = len(m.records)
+        m.apply(action)
+        if deal is not None and shadow is not None:
+            assert _state(shadow) == _state(deal)
+        if len(m.records) > done:
+            hands += 1
+            assert shadow is not None and shadow.over
+            assert m.records[-1]["finish_order"] == shadow.finish_order
+            assert [t[0] for t in shadow.turns] == [a["seat"] for a in m.records[-1]["actions"]]
+            shadow = None
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    d = Deal({1: parse_cards("S3 S9"), 2: parse_cards("S4"), 3: parse_cards("S5"),
+              4: parse_cards("S6")}, "2", 1)
+    before = _state(d)
+    for action, why in ((PASS, "must play"), (p("SA"), "does not hold"),
+                        (Card("S3"), "not an action"), (p("S3", "5"), "level")):
+        with pytest.raises(ValueError, match=why):
+            d.apply(action)  # type: ignore[arg-type]
+        assert _state(d) == before
+    d.apply(p("S9"))
+    for s in (2, 3, 4):
+        d.apply(PASS)
+    d.apply(p("S3"))
+    d.apply(p("S4"))
+    d.apply(p("S5"))
+    assert d.over and d.finish_order == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="over"):
+        d.apply(PASS)
+    assert d.legal_actions() == []
+
+
+# -- Deal.sample ---------------------------------------------------------------------------------
+
+def _positions(rules: str, seed: int, every: int) -> Iterator[tuple[Match, int]]:
+    """Positions of a greedy match from hand 2 on (tribute and returns), every ``every``th
+    decision, for the seat to act and one other."""
+    m = Match(rules, seed=seed)
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    step = 0
+    while m.hand_number <= 4 and m.to_act is not None:
+        seat = m.to_act
+        if m.phase == "play" and m.hand_number >= 2 and step % every == 0:
+            yield m, seat
+            yield m, seat % 4 + 1
+        m.apply(bots[seat].act(m.observation(seat)))
+        step += 1
+
+
+def _known(obs: Observation, hands: dict[int, list[Card]]) -> None:
+    """What the seat knows for certain holds in ``hands`` (the real ones or a sample)."""
+    played: dict[int, Counter[Card]] = {s: Counter() for s in (1, 2, 3, 4)}
+    for e in obs.history:
+        if e.kind == "play" and e.play is not None:
+            played[e.seat].update(e.play.cards)
+    for g in obs.tribute.gifts:
+        if g.receiver != obs.seat:  # a gift stays with its receiver until it plays a copy
+            assert hands[g.receiver].count(g.card) >= 1 - played[g.receiver][g.card]
+        if g.giver != obs.seat:  # a giver held nothing stronger, the level's hearts aside
+            top = g.card.strength(obs.level)
+            above = [c for c in hands[g.giver] + list(played[g.giver].elements())
+                     if not c.is_wild(obs.level) and c.strength(obs.level) > top]
+            assert len(above) <= (0 if obs.seat in (g.giver, g.receiver) else 1)
+    for r in obs.tribute.returns:
+        if r.giver == obs.seat:  # the card this seat returned
+            assert hands[r.receiver].count(r.card) >= 1 - played[r.receiver][r.card]
+
+
+@pytest.mark.parametrize("rules", ["site", "huaian"])
+def test_a_sampled_deal_fits_everything_the_seat_has_seen(rules: str) -> None:
+    checked = 0
+    for m, seat in _positions(rules, 9, 7):
+        obs = m.observation(seat)
+        truth = m.current_deal
+        assert truth is not None
+        _known(obs, truth.hands)  # the rule holds for the real cards
+        rng = random.Random(checked)
+        d = Deal.sample(obs, rng)
+        again = Deal.sample(obs, random.Random(checked))
+        assert d.hands == again.hands  # the same rng state, the same deal
+        assert Counter(d.held(seat)) == Counter(obs.hand)
+        assert {s: d.count(s) for s in (1, 2, 3, 4)} == obs.counts
+        hidden = Counter(c for s in (1, 2, 3, 4) if s != seat for c in d.held(s))
+        real = Counter(c for s in (1, 2, 3, 4) if s != seat for c in truth.held(s))
+        assert hidden == real  # the union of the hidden cards
+        assert (d.table, d.passed, d.finish_order, d.to_act, d.level) == (
+            truth.table, truth.passed, truth.finish_order, truth.to_act, truth.level)
+        _known(obs, d.hands)
+        while not d.over:  # and it plays on under the rules
+            d.apply(d.legal_actions()[0])
+        checked += 1
+    assert checked >= 20
+
+
+def test_sampling_keeps_a_gift_with_its_receiver_and_caps_its_giver() -> None:
+    """Over many samples the constraints bind (they are not met by luck): the giver never
+    holds two cards above its gift, the receiver always holds the gift."""
+    for m, seat in _positions("site", 4, 5):
+        obs = m.observation(seat)
+        gifts = [g for g in obs.tribute.gifts if seat not in (g.giver, g.receiver)]
+        if not gifts or len(obs.history) > 12:
+            continue
+        g = gifts[0]
+        top = g.card.strength(obs.level)
+        for i in range(30):
+            d = Deal.sample(obs, random.Random(i))
+            assert g.card in d.held(g.receiver)
+            above = [c for c in d.held(g.giver)
+                     if not c.is_wild(obs.level) and c.strength(obs.level) > top]
+            assert len(above) <= 1
+        return
+    raise AssertionError("no position with a gift between two other seats")
+
+
+def test_sampling_refuses_a_position_without_play() -> None:
+    m = Match("site", seed=21)
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    while m.phase != "return":
+        m.apply(bots[m.to_act].act(m.observation(m.to_act)))  # type: ignore[index]
+    with pytest.raises(ValueError, match="not on"):
+        Deal.sample(m.observation(1), random.Random(0))
