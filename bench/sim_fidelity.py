@@ -4,8 +4,9 @@
 
 Plays HANDS hands (default 60) of four heuristic players and, at every decision, asks the
 search's fast rollout policy (``guandan.players.search.Rollout``, on a clone of the match's
-current ``Deal``) what it would do on the same real cards. The rollouts predict the heuristic's answers best when the two agree; the report gives
-the agreement per table kind, and how often one plays where the other passes.
+current ``Deal``) what it would do on the same real cards. The rollouts predict the heuristic's
+answers best when the two agree; the report gives the agreement per table kind, and how often
+one plays where the other passes.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from guandan.cards import Card, check_level, full_deck
+from guandan.cards import ALL_CARDS, Card, check_level, full_deck
 from guandan.plays import legal_plays
 from guandan.readings import Reading, beats, read_as
 from guandan.seats import SEATS
@@ -87,11 +87,11 @@ _ALL: Final = 2 | 4 | 8 | 16
 
 
 @lru_cache(maxsize=1 << 16)
-def _reading_error(cards: tuple[Card, ...], level: str, kind: str, rank: str | None) -> str:
-    """Why ``cards`` cannot be played as ``kind`` ``rank`` ("" when they can); remembered,
-    since a search plays the same few combinations over and over."""
+def _reading_error(cards: tuple[int, ...], level: str, kind: str, rank: str | None) -> str:
+    """Why the cards of these indices cannot be played as ``kind`` ``rank`` ("" when they
+    can); remembered, since a search plays the same few combinations over and over."""
     try:
-        read_as(cards, level, kind, rank)
+        read_as([ALL_CARDS[i] for i in cards], level, kind, rank)
     except ValueError as e:
         return str(e)
     return ""
@@ -120,7 +120,7 @@ class Deal:
     to_act: int | None
     table: TableEntry | None
     trick_start: int
-    _hands: list[tuple[Card, ...]]
+    _hands: list[tuple[int, ...]]  # per seat (index 0 unused): its cards' indices
     _holding: int
     _passed: int
     _finish: tuple[int, ...]
@@ -150,10 +150,11 @@ class Deal:
     def _set_hands(self, hands: Mapping[int, Sequence[Card]]) -> None:
         if sorted(hands) != list(SEATS):
             raise ValueError(f"hands must give the cards of seats 1, 2, 3, 4, not {sorted(hands)}")
-        self._hands = [(), *(tuple(hands[s]) for s in SEATS)]
         for s in SEATS:
-            if not all(isinstance(c, Card) for c in self._hands[s]):
+            if not all(isinstance(c, Card) for c in hands[s]):
                 raise ValueError(f"seat {s}'s hand must be cards")
+        # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
+        self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
 
     # -- the position ------------------------------------------------------------------------
@@ -182,15 +183,20 @@ class Deal:
     @property
     def hands(self) -> dict[int, list[Card]]:
         """Every seat's cards now (copies)."""
-        return {s: list(self._hands[s]) for s in SEATS}
+        return {s: [ALL_CARDS[i] for i in self._hands[s]] for s in SEATS}
 
     def held(self, seat: int) -> tuple[Card, ...]:
-        """``seat``'s cards now (the deal's own tuple: nothing to copy)."""
-        return self._hands[seat]
+        """``seat``'s cards now."""
+        return tuple([ALL_CARDS[i] for i in self._hands[seat]])
 
     def count(self, seat: int) -> int:
         """How many cards ``seat`` holds."""
         return len(self._hands[seat])
+
+    def counts(self) -> dict[int, int]:
+        """How many cards each seat holds."""
+        h = self._hands
+        return {1: len(h[1]), 2: len(h[2]), 3: len(h[3]), 4: len(h[4])}
 
     @property
     def finish_order(self) -> list[int]:
@@ -236,8 +242,8 @@ class Deal:
             return []
         table = self.table
         if table is None:
-            return list(legal_plays(self._hands[seat], self.level))
-        actions: list[Move] = list(legal_plays(self._hands[seat], self.level, table.play))
+            return list(legal_plays(self.held(seat), self.level))
+        actions: list[Move] = list(legal_plays(self.held(seat), self.level, table.play))
         actions.append(PASS)
         return actions
 
@@ -273,14 +279,15 @@ class Deal:
         if not cards:
             raise ValueError("a play needs at least one card")
         rest = list(self._hands[seat])
+        played = tuple([c.index for c in cards])
         try:
-            for c in cards:
-                rest.remove(c)
+            for i in played:
+                rest.remove(i)
         except ValueError:
-            missing = Counter(cards) - Counter(self._hands[seat])
+            missing = Counter(cards) - Counter(self.held(seat))
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
-        why = _reading_error(cards, self.level, action.kind, action.rank)
+        why = _reading_error(played, self.level, action.kind, action.rank)
         if why:
             raise ValueError(why)
         table = self.table
@@ -290,7 +297,7 @@ class Deal:
                 f"{action.kind} {action.rank} does not beat the table's {t.kind} {t.rank}")
         self._play(seat, action, tuple(rest))
 
-    def _play(self, seat: int, play: Reading, rest: tuple[Card, ...]) -> None:
+    def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
         self._turns = (seat, play, self._turns)
         self._n += 1
@@ -350,7 +357,7 @@ class Deal:
         d.level = obs.level
         d.leader = obs.leader
         d._set_hands(hands)
-        if Counter(d._hands[obs.seat]) != Counter(obs.hand):
+        if Counter(d._hands[obs.seat]) != Counter(c.index for c in obs.hand):
             raise ValueError(f"seat {obs.seat}'s hand is not the one observed")
         for s in SEATS:
             if len(d._hands[s]) != obs.counts[s]:

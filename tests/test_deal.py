@@ -372,7 +372,7 @@ def test_an_illegal_action_changes_nothing() -> None:
             d.apply(action)  # type: ignore[arg-type]
         assert _state(d) == before
     d.apply(p("S9"))
-    for s in (2, 3, 4):
+    for _ in (2, 3, 4):
         d.apply(PASS)
     d.apply(p("S3"))
     d.apply(p("S4"))

@@ -328,20 +328,27 @@ class Rollout:
     finish order; the policy only chooses, and each choice is a real play of real cards.
     """
 
-    __slots__ = ("deal", "level", "parts")
+    __slots__ = ("deal", "level", "parts", "table", "table_of")
 
     def __init__(self, deal: Deal, parts: dict[int, list[APlay]]) -> None:
         self.deal = deal
         self.level = deal.level
         self.parts = parts
-
-    def counts(self) -> dict[int, int]:
-        d = self.deal
-        return {1: d.count(1), 2: d.count(2), 3: d.count(3), 4: d.count(4)}
+        #: The table's play as an APlay, and the reading it stands for (computed once).
+        self.table: APlay | None = None
+        self.table_of: Reading | None = None
 
     def play(self, seat: int, p: APlay) -> None:
         self.parts[seat].remove(p)
-        self.deal.apply(as_reading(p, self.level))
+        reading = as_reading(p, self.level)
+        self.deal.apply(reading)
+        self.table, self.table_of = p, reading
+
+    def table_play(self, entry: Reading) -> APlay:
+        """The table's play as an APlay (the policy's own when it played it)."""
+        if entry is not self.table_of or self.table is None:
+            self.table, self.table_of = abstract_reading(entry), entry
+        return self.table
 
     # -- the fast policy: the heuristic's rules on the split's plays ---------------------------
 
@@ -354,7 +361,7 @@ class Rollout:
         parts = self.parts[seat]
         if len(parts) == 1:
             return parts[0]
-        counts = self.counts()
+        counts = self.deal.counts()
         mate = partner(seat)
         sure = [p for p in parts if p.control and not p.power]
         if sure and sum(1 for p in parts if not p.control) <= 1:
@@ -381,10 +388,10 @@ class Rollout:
         parts = self.parts[seat]
         entry = self.deal.table
         assert entry is not None
-        table, owner = abstract_reading(entry.play), entry.seat
+        table, owner = self.table_play(entry.play), entry.seat
         if len(parts) == 1 and parts[0].beats(table):
             return parts[0]
-        counts = self.counts()
+        counts = self.deal.counts()
         level = self.level
         if owner == partner(seat):
             nxt = self.deal.next_holding(seat)
