@@ -86,6 +86,26 @@ _PARTNER: Final = (0, 3, 4, 1, 2)
 _ALL: Final = 2 | 4 | 8 | 16
 
 
+def holding_mask(counts: Mapping[int, int]) -> int:
+    """The seats holding cards, as the bit mask ``next_holding`` takes."""
+    return sum(_BIT[s] for s in SEATS if counts.get(s, 0) > 0)
+
+
+def next_holding(seat: int, holding: int) -> int:
+    """The next seat after ``seat`` in turn order among ``holding`` (a bit mask of seats,
+    ``holding_mask``); ``seat`` itself if no other holds cards. Out players are skipped.
+
+    >>> next_holding(1, holding_mask({1: 5, 2: 0, 3: 2, 4: 0}))
+    3
+    """
+    s = _NEXT[seat]
+    for _ in range(3):
+        if holding & _BIT[s]:
+            return s
+        s = _NEXT[s]
+    return seat
+
+
 @lru_cache(maxsize=1 << 16)
 def _reading_error(cards: tuple[int, ...], level: str, kind: str, rank: str | None) -> str:
     """Why the cards of these indices cannot be played as ``kind`` ``rank`` ("" when they
@@ -226,13 +246,7 @@ class Deal:
 
     def next_holding(self, seat: int) -> int:
         """The next seat after ``seat`` in turn order that still holds cards (``seat`` if none)."""
-        holding = self._holding
-        s = _NEXT[seat]
-        for _ in range(3):
-            if holding & _BIT[s]:
-                return s
-            s = _NEXT[s]
-        return seat
+        return next_holding(seat, self._holding)
 
     def legal_actions(self) -> list[Move]:
         """The plays of the seat to act (as ``legal_plays`` lists them) and PASS when it
@@ -310,7 +324,7 @@ class Deal:
                 self._rank_rest(seat)
                 self.to_act = None
                 return
-        self.to_act = self.next_holding(seat)
+        self.to_act = next_holding(seat, self._holding)
 
     def _pass(self, seat: int) -> None:
         table = self.table
@@ -321,7 +335,7 @@ class Deal:
         passed = self._passed = self._passed | _BIT[seat]
         last = table.seat
         if self._holding & ~_BIT[last] & ~passed:
-            self.to_act = self.next_holding(seat)
+            self.to_act = next_holding(seat, self._holding)
             return
         # Every other player holding cards passed: the trick ends.
         self.table = None
@@ -333,7 +347,7 @@ class Deal:
         elif holding & _BIT[_PARTNER[last]]:
             self.to_act = _PARTNER[last]  # the partner leads for the player who went out
         else:
-            self.to_act = self.next_holding(last)
+            self.to_act = next_holding(last, self._holding)
 
     def _rank_rest(self, last_out: int) -> None:
         finish = list(self._finish)
@@ -519,4 +533,5 @@ def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
     return True
 
 
-__all__ = ["PASS", "Deal", "Move", "Pass", "TableEntry", "deal_hidden"]
+__all__ = ["PASS", "Deal", "Move", "Pass", "TableEntry", "deal_hidden", "holding_mask",
+           "next_holding"]
