@@ -134,6 +134,8 @@ class APlay:
     pair_key: int = 0  # a full house's pair, by strength (it may follow a pair on its own)
     rank: str | None = None
     cards: tuple[Card, ...] = ()
+    #: The play as the deal takes it (made once: a sampled hand's parts serve every candidate).
+    reading: Reading | None = None
 
     def beats(self, other: APlay) -> bool:
         if self.power or other.power:
@@ -161,7 +163,8 @@ def abstract_part(part: Part, level: str, cards: tuple[Card, ...] = ()) -> APlay
         key = rank_strength(part.rank or "2", level)
     pair_key = rank_strength(part.pair_rank, level) if part.pair_rank else 0
     return APlay(part.kind, part.size, key, special_power(part.kind, part.size), part.cost,
-                 pair_key, part.rank, cards)
+                 pair_key, part.rank, cards,
+                 Reading(part.kind, part.rank, cards, level) if cards else None)
 
 
 def same_rank_play(kind: str, cards: tuple[Card, ...], level: str) -> APlay:
@@ -172,7 +175,8 @@ def same_rank_play(kind: str, cards: tuple[Card, ...], level: str) -> APlay:
             rank = c.rank
             break
     key = rank_strength(rank, level)
-    return APlay(kind, len(cards), key, 0, same_rank_cost(kind, key), 0, rank, cards)
+    return APlay(kind, len(cards), key, 0, same_rank_cost(kind, key), 0, rank, cards,
+                 Reading(kind, rank, cards, level))
 
 
 def abstract_reading(r: Reading) -> APlay:
@@ -318,6 +322,8 @@ def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
 
 def as_reading(p: APlay, level: str) -> Reading:
     """The play of a part, as the deal takes it."""
+    if p.reading is not None:
+        return p.reading
     return Reading(p.kind, p.rank, p.cards, level)
 
 
