@@ -34,7 +34,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, cast
 
 from guandan.cards import ALL_CARDS, Card, check_level, full_deck
 from guandan.plays import legal_plays
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 class Pass:
     """The pass action (use the singleton :data:`PASS`)."""
 
-    _instance: Pass | None = None
+    _instance: ClassVar[Pass | None] = None
 
     def __new__(cls) -> Pass:
         if cls._instance is None:
@@ -76,8 +76,9 @@ class TableEntry(NamedTuple):
     play: Reading
 
 
-# One turn of a deal's history, newest first: (seat, play or None for a pass, the turn before).
-_Turns = tuple[int, "Reading | None", "_Turns"] | None
+# A deal's history, newest first: (seat, play or None for a pass, the turns before: another
+# such tuple, or None). Typed loosely: mypyc compiles no recursive type alias.
+_Turns = tuple[int, Reading | None, object] | None
 
 #: Seat -> its bit in the masks of seats (holding cards, passed).
 _BIT: Final = (0, 2, 4, 8, 16)
@@ -195,6 +196,12 @@ class Deal:
         d._n = self._n
         return d
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled (and deep-copied) by its state, as a compiled class must be."""
+        return (_rebuild, (self.level, self.leader, self.to_act, self.table, self.trick_start,
+                           tuple(self._hands), self._holding, self._passed, self._finish,
+                           self._turns, self._n))
+
     @property
     def over(self) -> bool:
         """True once the hand has ended."""
@@ -235,7 +242,7 @@ class Deal:
         t = self._turns
         while t is not None:
             out.append((t[0], t[1]))
-            t = t[2]
+            t = cast(_Turns, t[2])
         out.reverse()
         return out
 
@@ -399,6 +406,16 @@ class Deal:
     def sample(cls, obs: Observation, rng: random.Random) -> Deal:
         """A deal consistent with everything ``obs``'s seat has seen (``deal_hidden``)."""
         return cls.at(obs, deal_hidden(obs, rng))
+
+
+def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | None,
+             trick_start: int, hands: tuple[tuple[int, ...], ...], holding: int, passed: int,
+             finish: tuple[int, ...], turns: _Turns, n: int) -> Deal:
+    d = Deal(_SHELL)
+    d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
+    d._hands = list(hands)
+    d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
+    return d
 
 
 def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:

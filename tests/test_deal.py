@@ -362,6 +362,19 @@ def test_a_clone_plays_the_match_along_and_stays_independent(rules: str) -> None
             shadow = None
 
 
+def test_a_deal_pickles_and_copies_whole() -> None:
+    import copy
+    import pickle
+
+    d = hand("S3 S9", "S4 S5", "S5", "S6 S7").deal
+    d.apply(p("S3"))
+    d.apply(PASS)
+    for other in (pickle.loads(pickle.dumps(d)), copy.deepcopy(d)):
+        assert _state(other) == _state(d) and other.turn_count == 2
+        other.apply(p("S5"))
+        assert d.to_act == 3 and other.to_act == 4
+
+
 def test_an_illegal_action_changes_nothing() -> None:
     d = Deal({1: parse_cards("S3 S9"), 2: parse_cards("S4"), 3: parse_cards("S5"),
               4: parse_cards("S6")}, "2", 1)
