@@ -277,13 +277,14 @@ class Deal:
         if seat != self.to_act:
             raise ValueError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
 
-    def apply(self, action: Move) -> None:
+    def apply(self, action: object) -> None:
         """The seat to act plays ``action`` (a reading of cards it holds) or passes.
 
         An illegal action raises ``ValueError`` saying why and changes nothing. Checked in this
         order: the hand is on, the action is a play or PASS (a pass only when following), the
         play was read at the deal's level, the seat holds its cards, they read as the play's
-        kind and rank, and it beats the table.
+        kind and rank, and it beats the table. (``action`` is typed ``object`` so that anything
+        else is refused with a ValueError, compiled or not.)
         """
         seat = self.to_act
         if seat is None:
