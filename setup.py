@@ -28,6 +28,7 @@ COMPILED = [
     "guandan/cards.py",
     "guandan/readings.py",
     "guandan/plays.py",
+    "guandan/deal.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/search.py",

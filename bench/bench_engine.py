@@ -11,8 +11,6 @@ move generation and reading take: it records every call the state makes to ``leg
 ``--profile`` prints where the time goes instead (cProfile: the compiled modules show as one
 line per call into them).
 
-The state is ``guandan.deal.Deal`` where it exists, else ``guandan.hand.Hand`` (which it
-replaces).
 """
 
 from __future__ import annotations
@@ -28,11 +26,7 @@ from typing import Any
 
 import guandan.plays
 from guandan.cards import RANKS, deal
-
-try:
-    from guandan.deal import Deal  # type: ignore[import-not-found]
-except ImportError:
-    Deal = None
+from guandan.deal import Deal
 
 
 def _play_with_deal(hands: dict[int, list[object]], level: str, rng: random.Random) -> int:
@@ -45,26 +39,8 @@ def _play_with_deal(hands: dict[int, list[object]], level: str, rng: random.Rand
     return decisions
 
 
-def _play_with_hand(hands: dict[int, list[object]], level: str, rng: random.Random) -> int:
-    from guandan.hand import Hand
-
-    state = Hand(hands, level, leader=1)  # type: ignore[arg-type]
-    decisions = 0
-    while state.to_act is not None:
-        seat = state.to_act
-        plays = state.legal_plays(seat)
-        k = rng.randrange(len(plays) + (state.table is not None))
-        if k == len(plays):
-            state.pass_turn(seat)
-        else:
-            state.play(seat, plays[k])
-        decisions += 1
-    return decisions
-
-
 def run(hands: int, seed: int) -> tuple[int, float, float]:
-    play: Callable[[dict[int, list[object]], str, random.Random], int] = (
-        _play_with_hand if Deal is None else _play_with_deal)
+    play: Callable[[dict[int, list[object]], str, random.Random], int] = _play_with_deal
     rng = random.Random(seed)
     deals = [(deal(rng), rng.choice(RANKS)) for _ in range(hands)]
     decisions = 0
@@ -76,7 +52,7 @@ def run(hands: int, seed: int) -> tuple[int, float, float]:
 
 def split(hands: int, seed: int) -> None:
     """Print the CPU time per decision of the engine calls the state makes, and of the rest."""
-    module = importlib.import_module("guandan.hand" if Deal is None else "guandan.deal")
+    module = importlib.import_module("guandan.deal")
     names = [n for n in ("legal_plays", "classify", "read_as", "beats") if hasattr(module, n)]
     calls: dict[str, list[tuple[Any, ...]]] = {n: [] for n in names}
     real = {n: getattr(module, n) for n in names}
@@ -118,7 +94,7 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--split", action="store_true")
     args = ap.parse_args()
-    state = "Hand" if Deal is None else "Deal"
+    state = "Deal"
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(run, args.hands, args.seed)

@@ -3,9 +3,10 @@
     .venv/bin/python bench/sim_fidelity.py [HANDS] [SEED]
 
 Plays HANDS hands (default 60) of four heuristic players and, at every decision, asks the
-search's rollout simulator (``guandan.players.search.Sim``) what it would do on the same real
-cards. The rollouts predict the heuristic's answers best when the two agree; the report gives
-the agreement per table kind, and how often one plays where the other passes.
+search's fast rollout policy (``guandan.players.search.Rollout``, on a clone of the match's
+current ``Deal``) what it would do on the same real cards. The rollouts predict the heuristic's
+answers best when the two agree; the report gives the agreement per table kind, and how often
+one plays where the other passes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter
 
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import Sim, abstract_hand, abstract_reading, trick_state
+from guandan.players.search import Rollout, abstract_hand, abstract_reading
 from guandan.readings import Reading
 
 
@@ -33,11 +34,10 @@ def main() -> int:
             obs = m.observation(seat)
             action = players[seat].act(obs)
             parts = {s: abstract_hand(m.hands[s], obs.level) for s in (1, 2, 3, 4)}
-            passed, finish = trick_state(obs)
             table = m.table
-            sim = Sim(parts, None if table is None else abstract_reading(table.play),
-                      None if table is None else table.seat, passed, finish, seat)
-            guess = sim.choose(seat)
+            deal = m.current_deal
+            assert deal is not None
+            guess = Rollout(deal.clone(), parts).choose(seat)
             real = abstract_reading(action) if isinstance(action, Reading) else None
             kind = "lead" if table is None else f"follow {table.play.kind}"
             total[kind] += 1

@@ -251,6 +251,8 @@ def play_deal_set(
         if len(match.records) > before:
             played += 1
             rec = match.records[-1]
+            if match.final_winner is None and (mode == "hand" or played >= max_hands):
+                rec = {**rec, "stopped": True}  # the match ends here: the validator may go on
             if out is not None:
                 out.write(json.dumps(rec, ensure_ascii=False) + "\n")
             res = match.results[-1]

@@ -139,7 +139,7 @@ def settle(
                 on_try_ko, on_try_en = f" (A{try_number})", f" on try A{try_number}"
             why_ko.append(f"{team}팀 A 판 통과{on_try_ko}: 최종 승리")
             why_en.append(f"team {team} passes A{on_try_en}: final victory")
-            break  # the match is over: the losers' try at A is not counted
+            continue  # the losers, at their own A too, still used a try (RULES.md)
         if not own:
             continue  # a hand at the other team's A uses no try
         failed = "1·4위 승리" if team == winner else "패배"
@@ -148,16 +148,17 @@ def settle(
             why_ko.append(f"{team}팀 A 유지 ({failed}는 A 통과가 아닙니다)")
             why_en.append(f"team {team} stays at A ({failed_en} does not pass A)")
             continue
-        try_number = tries[team] + 1
-        if try_number >= rules.a_tries:
+        used = tries[team] + 1
+        if try_number is None:  # a final victory's try is the one the result screen names
+            try_number = used
+        if used >= rules.a_tries:
             after[team], tries_after[team], reset = "2", 0, team
-            why_ko.append(f"{team}팀 A{try_number} 실패 ({failed}): 마지막 기회, 2로 돌아갑니다")
-            why_en.append(f"team {team} fails A{try_number} ({failed_en}): "
-                          f"last try, back to 2")
+            why_ko.append(f"{team}팀 A{used} 실패 ({failed}): 마지막 기회, 2로 돌아갑니다")
+            why_en.append(f"team {team} fails A{used} ({failed_en}): last try, back to 2")
         else:
-            tries_after[team] = try_number
-            why_ko.append(f"{team}팀 A{try_number} 실패 ({failed})")
-            why_en.append(f"team {team} fails A{try_number} ({failed_en})")
+            tries_after[team] = used
+            why_ko.append(f"{team}팀 A{used} 실패 ({failed})")
+            why_en.append(f"team {team} fails A{used} ({failed_en})")
     return Settlement(
         winner=winner, steps=steps, team_levels=before, team_levels_after=after,
         a_tries=tries, a_tries_after=tries_after, level_team=winner,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from guandan.cards import Card, check_level, deal, parse_card, parse_cards
-from guandan.hand import Hand, TableEntry
+from guandan.deal import PASS, Deal, Pass, TableEntry
 from guandan.levels import Settlement, check_levels, settle
 from guandan.presets import Preset, get_preset
 from guandan.readings import Reading, read_as
@@ -35,24 +35,6 @@ Phase = Literal["return", "play", "over"]
 SAVE_FORMAT: Final = "guandan-match/1"
 
 
-class Pass:
-    """The pass action (use the singleton :data:`PASS`)."""
-
-    _instance: Pass | None = None
-
-    def __new__(cls) -> Pass:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "PASS"
-
-    def __reduce__(self) -> str:
-        return "PASS"
-
-
-PASS: Final = Pass()
 
 #: What a seat does: play a reading, pass, or return a card.
 Action = Reading | Pass | Card
@@ -68,7 +50,7 @@ class Event:
     """One thing that happened in a hand: ``gift``, ``return``, ``play`` or ``pass``.
 
     ``to`` is the receiver of a gift or return. ``card`` is ``None`` for a return the observer
-    was not part of.
+    was not part of. ``lead`` is True for a play that led a new trick (the one before ended).
     """
 
     kind: Literal["gift", "return", "play", "pass"]
@@ -76,6 +58,7 @@ class Event:
     to: int | None = None
     card: Card | None = None
     play: Reading | None = None
+    lead: bool = False
 
 
 @dataclass(frozen=True)
@@ -194,10 +177,11 @@ class Match:
         self._views: dict[int, list[Event]] = {s: [] for s in SEATS}
         for g in self.exchange.gifts:
             self._add_event(Event("gift", g.giver, g.receiver, g.card))
-        self.play_state: Hand | None = None
+        self.play_state: Deal | None = None
+        self._trick_start = 0  # where the current trick begins in ``events``
         self._cache: tuple[int, tuple[Action, ...]] | None = None
         if self.exchange.done:
-            self.play_state = Hand(self.exchange.hands, self.level, self.exchange.leader)
+            self.play_state = Deal(self.exchange.hands, self.level, self.exchange.leader)
 
     @property
     def rules(self) -> str:
@@ -221,6 +205,12 @@ class Match:
         return self.play_state.to_act
 
     @property
+    def current_deal(self) -> Deal | None:
+        """The deal being played (``None`` while tribute cards go back): look, clone and
+        search on it, but act through ``apply``."""
+        return self.play_state
+
+    @property
     def leader(self) -> int:
         """The first leader of the hand."""
         return self.exchange.leader
@@ -228,8 +218,9 @@ class Match:
     @property
     def hands(self) -> dict[int, list[Card]]:
         """Every seat's cards now (the whole truth: for the engine and tests, not for players)."""
-        src = self.exchange.hands if self.play_state is None else self.play_state.hands
-        return {s: list(src[s]) for s in SEATS}
+        if self.play_state is not None:
+            return self.play_state.hands
+        return {s: list(self.exchange.hands[s]) for s in SEATS}
 
     @property
     def table(self) -> TableEntry | None:
@@ -252,10 +243,7 @@ class Match:
         if self.play_state is None:
             actions = tuple(self.exchange.returnable(seat))
         else:
-            plays: list[Action] = list(self.play_state.legal_plays(seat))
-            if self.play_state.may_pass(seat):
-                plays.append(PASS)
-            actions = tuple(plays)
+            actions = tuple(self.play_state.legal_actions())
         self._cache = (key, actions)
         return actions
 
@@ -274,26 +262,27 @@ class Match:
             self._add_event(Event("return", seat, giver, action))
             self._log.append([seat, "return", action.notation])
             if self.exchange.done:
-                self.play_state = Hand(self.exchange.hands, self.level, self.exchange.leader)
+                self.play_state = Deal(self.exchange.hands, self.level, self.exchange.leader)
             return
         state = self.play_state
+        if not isinstance(action, (Pass, Reading)):
+            raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
+        lead = state.table is None
+        state.apply(action)
         if isinstance(action, Pass):
-            state.pass_turn(seat)
             self._add_event(Event("pass", seat))
             self._log.append([seat, "pass"])
-        elif isinstance(action, Reading):
-            reading = state.check_play(seat, action)
-            state.play(seat, reading)
-            self._add_event(Event("play", seat, play=reading))
-            self._log.append([seat, "play", " ".join(c.notation for c in reading.cards),
-                              reading.kind, reading.rank])
         else:
-            raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
+            if lead:
+                self._trick_start = len(self.events)
+            self._add_event(Event("play", seat, play=action, lead=lead))
+            self._log.append([seat, "play", " ".join(c.notation for c in action.cards),
+                              action.kind, action.rank])
         if state.over:
             self._finish_hand(state)
 
-    def _finish_hand(self, state: Hand) -> None:
-        order = state.ranking()
+    def _finish_hand(self, state: Deal) -> None:
+        order = state.finish_order
         result = settle(self.team_levels, self.a_tries, self.level_team, order, self.preset)
         self.records.append(hand_record(
             rules=self.rules, match=self.match_number, hand=self.hand_number, level=self.level,
@@ -319,8 +308,7 @@ class Match:
         history = tuple(self._views[seat])
         trick: tuple[Event, ...] = ()
         if self.play_state is not None and self.play_state.table is not None:
-            done = len(self.events) - len(self.play_state.turns)
-            trick = tuple(self.events[done + self.play_state.trick_start:])
+            trick = tuple(self.events[self._trick_start:])
         returns = tuple(r for r in self.exchange.returns if seat in (r.giver, r.receiver))
         return Observation(
             seat=seat, rules=self.rules, match_number=self.match_number,

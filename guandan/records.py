@@ -4,7 +4,10 @@ A record is one finished hand as a JSON object (see CONTRACT.md): the deal befor
 tribute, the leader, every action, the finish order and the levels before and after. Replaying
 a record checks it against the rules from its own deal and levels; consecutive records of one
 match are also checked for continuity (levels after = levels before of the next hand, the
-tribute derived from the previous finish order).
+tribute derived from the previous finish order), and a file's records must follow each other:
+the next hand of the same match, or hand 1 of a new match once the one before reached final
+victory. A player that ends a match early (the arena's one-hand deal sets, ``--max-hands``)
+marks its last record ``"stopped": true``, and a new match may follow it.
 
 >>> from guandan.match import Match
 >>> from guandan.players import make_player
@@ -29,10 +32,10 @@ from itertools import permutations
 from typing import Any, Final
 
 from guandan.cards import Card, check_level, full_deck, parse_card
-from guandan.hand import Hand
+from guandan.deal import PASS, Deal
 from guandan.levels import Settlement, check_levels, settle
 from guandan.presets import PRESETS
-from guandan.readings import Reading
+from guandan.readings import Reading, read_as
 from guandan.seats import SEATS, TEAMS
 from guandan.tribute import Gift, TributeExchange, TributePlan, plan_tribute
 
@@ -171,6 +174,7 @@ class _Replayed:
     a_tries_after: dict[str, int]
     level_team_after: str
     final_winner: str | None
+    stopped: bool
 
 
 def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
@@ -264,23 +268,27 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
         except ValueError as e:
             raise _Fault(f"return {i}: {e}") from None
 
-    hand = Hand(exchange.hands, level, exchange.leader)
+    state = Deal(exchange.hands, level, exchange.leader)
     actions = _need(record, "actions", list)
     for i, a in enumerate(actions):
-        if hand.over:
+        if state.over:
             raise _Fault("the hand was already over", i)
         if not isinstance(a, dict) or "seat" not in a:
             raise _Fault("an action must be an object with a seat", i)
         try:
             seat = _seat(a["seat"], "seat")
             if a.get("pass") is True and set(a) == {"seat", "pass"}:
-                hand.pass_turn(seat)
+                state.check_turn(seat)
+                state.apply(PASS)
             elif set(a) == {"seat", "cards", "kind", "rank"}:
                 cards = _cards(a["cards"], "cards")
                 rank = a["rank"]
                 if not isinstance(a["kind"], str) or not (rank is None or isinstance(rank, str)):
                     raise _Fault("kind and rank must be strings (rank null for a joker bomb)")
-                hand.play(seat, hand.check_cards(seat, cards, a["kind"], rank))
+                state.check_turn(seat)
+                if not cards:
+                    raise _Fault("a play needs at least one card")
+                state.apply(read_as(cards, level, a["kind"], rank))
             else:
                 raise _Fault(f"an action is {{seat, pass: true}} or {{seat, cards, kind, rank}}, "
                              f"not {sorted(a)}")
@@ -288,9 +296,9 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
             raise _Fault(f.reason, i) from None
         except ValueError as e:
             raise _Fault(str(e), i) from None
-    if not hand.over:
+    if not state.over:
         raise _Fault("the hand is not over after the last action", len(actions))
-    order = hand.ranking()
+    order = state.finish_order
     if record.get("finish_order") != order:
         raise _Fault(f"finish order should be {order}, not {record.get('finish_order')!r}")
     result = settle(team_levels, a_tries, level_team, order, preset)
@@ -301,8 +309,32 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
             raise _Fault(f"missing field {name!r}")
         if record[name] != want:
             raise _Fault(f"{name} should be {want!r}, not {record[name]!r}")
+    stopped = record.get("stopped", False)
+    if not isinstance(stopped, bool):
+        raise _Fault(f"stopped must be true or false, not {stopped!r}")
     return _Replayed(rules, match_no, hand_no, order, result.team_levels_after,
-                     result.a_tries_after, result.level_team, result.final_winner)
+                     result.a_tries_after, result.level_team, result.final_winner, stopped)
+
+
+def _check_sequence(record: Mapping[str, Any], hand_no: int | None, prev: _Replayed) -> None:
+    """A record after ``prev`` is the next hand of its match, or hand 1 of a new match once
+    ``prev``'s match is over (final victory, or stopped by its player)."""
+    if type(hand_no) is not int:
+        return  # the record's own check says what is wrong
+    same = record.get("rules") == prev.rules and record.get("match") == prev.match
+    if same and hand_no == prev.hand + 1:
+        return
+    if same and hand_no > prev.hand + 1:
+        missing = (f"hand {prev.hand + 1}" if hand_no == prev.hand + 2
+                   else f"hands {prev.hand + 1}-{hand_no - 1}")
+        raise _Fault(f"hand {hand_no} of match {prev.match} follows hand {prev.hand}: "
+                     f"{missing} missing")
+    if hand_no != 1:
+        raise _Fault(f"hand {hand_no} of match {record.get('match')!r} follows hand {prev.hand} "
+                     f"of match {prev.match}: a match starts at hand 1")
+    if prev.final_winner is None and not prev.stopped:
+        raise _Fault(f"a new match starts after hand {prev.hand} of match {prev.match}, which "
+                     f"did not reach final victory (nor says it was stopped)")
 
 
 class Validator:
@@ -324,12 +356,12 @@ class Validator:
         hand_no = record.get("hand") if isinstance(record, dict) else None
         hand_no = hand_no if type(hand_no) is int else None
         prev = self._previous
-        if prev is not None and not (
-            isinstance(record, dict) and record.get("rules") == prev.rules
-            and record.get("match") == prev.match and hand_no == prev.hand + 1
-        ):
-            prev = None
         try:
+            if prev is not None and isinstance(record, dict):
+                _check_sequence(record, hand_no, prev)
+                if not (record.get("rules") == prev.rules and record.get("match") == prev.match
+                        and hand_no == prev.hand + 1):
+                    prev = None  # a new match: its first hand is checked on its own
             self._previous = _check_record(record, prev)
         except _Fault as f:
             self._previous = None

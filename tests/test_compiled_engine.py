@@ -25,7 +25,7 @@ def _engine_compiled() -> list[str]:
 
 
 def test_setup_compiles_the_engine_core() -> None:
-    assert _engine_compiled() == ["cards", "plays", "readings"]
+    assert _engine_compiled() == ["cards", "deal", "plays", "readings"]
 
 
 @pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")
@@ -64,6 +64,16 @@ for i in range(26):
     for p in plays[::5]:
         out.append([show(r) for r in classify(list(reversed(p.cards)), level)])
 out.append(format_cards(parse_cards("h7 s10 ♠9 BJ lj")))
+# Whole deals played by seeded random choices through Deal, with clones along the way.
+from guandan.deal import Deal
+for i in range(12):
+    d = Deal(deal(rng), level=RANKS[i % 13], leader=1 + i % 4)
+    while d.to_act is not None:
+        actions = d.legal_actions()
+        if d.turn_count % 7 == 3:
+            d = d.clone()
+        d.apply(actions[rng.randrange(len(actions))])
+    out.append(d.finish_order)
 engine = Path(guandan.__file__).resolve().parent
 print(json.dumps({"compiled": sorted(compiled_modules(engine)), "trace": out}))
 """

@@ -148,10 +148,19 @@ def test_both_at_a_1_4_win_at_the_other_teams_a_uses_no_try() -> None:
     assert s.a_tries_after == {"13": 1, "24": 2}   # only the team at its own A uses a try
 
 
-@pytest.mark.parametrize(("level_team", "try_number"), [(None, 2), ("24", None)])
-def test_final_victory_reports_the_winners_try_only(level_team: str | None,
-                                                    try_number: int | None) -> None:
-    # Both at A: the match is over, the loser's failed try is neither counted nor reported.
+@pytest.mark.parametrize(("level_team", "try_number"), [(None, 2), ("24", 1)])
+def test_final_victory_still_counts_the_losers_try_at_their_own_a(
+        level_team: str | None, try_number: int | None) -> None:
+    # Both at A, the hand at 24's own A (or the shared first hand): 13 wins the match, and 24,
+    # which did not pass its own A, used a try (RULES.md). The result names the winner's try
+    # when it has one, else the loser's.
     s = settle({"13": "A", "24": "A"}, {"13": 1, "24": 0}, level_team, [1, 3, 2, 4], "national")
     assert s.final_winner == "13" and s.try_number == try_number
-    assert s.a_tries_after == {"13": 1, "24": 0} and s.reset is None
+    assert s.a_tries_after == {"13": 1, "24": 1}
+    assert s.reset is None and "24" in s.why_en and "fails A1" in s.why_en
+
+
+def test_final_victory_over_a_team_on_its_last_try_sends_it_back_to_2() -> None:
+    s = settle({"13": "A", "24": "A"}, {"13": 0, "24": 2}, "24", [1, 3, 2, 4], "national")
+    assert s.final_winner == "13" and s.reset == "24"
+    assert s.team_levels_after == {"13": "A", "24": "2"} and s.a_tries_after == {"13": 0, "24": 0}

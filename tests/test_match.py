@@ -92,7 +92,7 @@ def test_illegal_actions_change_nothing() -> None:
     assert m.to_act == 2
     saved = m.to_json()
     with pytest.raises(ValueError, match="seat 2's turn, not seat 1's"):
-        m.play_state.check_play(1, first)  # type: ignore[union-attr]
+        m.current_deal.check_turn(1)  # type: ignore[union-attr]
     assert m.to_json() == saved
 
 
@@ -298,7 +298,7 @@ def test_parse_cards_exported() -> None:
 @pytest.mark.parametrize(
     "module",
     ["guandan.cards", "guandan.readings", "guandan.plays",
-     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.hand", "guandan.levels",
+     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.levels",
      "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
      "guandan.players.search", "guandan.players.tracker", "guandan.players.decompose",

@@ -189,3 +189,44 @@ def test_deeply_nested_json_is_a_malformed_line_not_a_crash() -> None:
     v = validate_lines(["[" * 100_000 + "]" * 100_000])
     assert v.checked == 1 and len(v.errors) == 1
     assert "malformed JSON" in v.errors[0].reason
+
+
+# -- a file's records follow each other (CONTRACT.md's validate line) -------------------------
+
+def test_a_skipped_hand_is_refused() -> None:
+    recs = play_hands("site", 21, 3)
+    assert replay_records(recs) == []
+    (err,) = replay_records([recs[0], recs[2]])
+    assert (err.line, err.hand, err.action) == (2, 3, None)
+    assert "hand 3 of match 1 follows hand 1: hand 2 missing" in err.reason
+
+
+def test_a_new_match_before_final_victory_is_refused() -> None:
+    first = play_hands("site", 21, 1)
+    m2 = Match("site", seed=21, match_number=2)
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    while not m2.records:
+        m2.apply(bots[m2.to_act].act(m2.observation(m2.to_act)))  # type: ignore[index]
+    (err,) = replay_records([first[0], m2.records[0]])
+    assert err.line == 2 and "did not reach final victory" in err.reason
+    # The same match again from hand 1 (or a hand other than 1) is refused too.
+    (err,) = replay_records([first[0], first[0]])
+    assert err.line == 2 and "did not reach final victory" in err.reason
+    # A record that says its match was stopped there may be followed by a new match.
+    stopped = dict(first[0], stopped=True)
+    assert replay_records([stopped, m2.records[0]]) == []
+    (err,) = replay_records([dict(first[0], stopped="yes")])
+    assert "stopped must be true or false" in err.reason
+
+
+def test_a_new_match_starts_at_hand_1() -> None:
+    m = Match("site", seed=3, team_levels={"13": "A", "24": "9"}, level_team="13")
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    while m.to_act is not None:
+        m.apply(bots[m.to_act].act(m.observation(m.to_act)))  # type: ignore[index]
+    later = play_hands("site", 21, 2)[1]
+    later["match"] = 2
+    (err,) = replay_records([m.records[-1], later])
+    assert err.line == 2 and "a match starts at hand 1" in err.reason
+    first = dict(play_hands("site", 21, 1)[0], match=2)
+    assert replay_records([m.records[-1], first]) == []

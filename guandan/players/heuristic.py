@@ -31,14 +31,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card
-from guandan.hand import TableEntry
+from guandan.deal import TableEntry, holding_mask, next_holding
 from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
 from guandan.players.describe import play_names, reason_params
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import Reading
-from guandan.seats import SEATS, next_seat, partner
+from guandan.seats import SEATS, partner
 
 if TYPE_CHECKING:
     from guandan.match import Action, Observation
@@ -78,12 +78,8 @@ class View:
         return min((self.counts[s] for s in self.opponents()), default=0)
 
     def next_active(self, seat: int) -> int:
-        s = next_seat(seat)
-        for _ in range(4):
-            if self.active(s):
-                return s
-            s = next_seat(s)
-        return seat
+        """Whose turn comes after ``seat``'s (the deal's rule: out players are skipped)."""
+        return next_holding(seat, holding_mask(self.counts))
 
     def beatable(self, play: Reading) -> bool:
         """Could the hidden cards beat ``play`` with the same kind? (True when unknown.)"""

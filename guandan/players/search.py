@@ -19,7 +19,8 @@ For each decision with more than one sensible choice (from the first trick by de
    seat plays the plays of its own hand split: it leads its weakest, follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
    joined to a full house's pair), bombs an opponent who is nearly out, never overtakes its
-   partner), on an abstract simulator that knows the turn, trick and partner-lead rules
+   partner), on a clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns,
+   tricks, partner lead and finish order, the policy only chooses real plays of real cards
    (``bench/sim_fidelity.py`` measures how often it makes the heuristic's own choice);
 4. scores each finish as the hand won or lost (±1) plus a tenth of the levels it moves
    (+3/+2/+1 for a 1-2/1-3/1-4 win, negative for a loss), drops a candidate once it clearly
@@ -48,8 +49,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
+from guandan.deal import PASS, Deal
+from guandan.levels import promotion
 from guandan.players.base import Reason
-from guandan.players.decompose import Part, decompose, same_rank_cost, sequence_cost
+from guandan.players.decompose import SF_COST, Part, decompose, same_rank_cost, sequence_cost
 from guandan.players.describe import play_names, reason_params
 from guandan.players.heuristic import (
     CONTROL_KEEP,
@@ -62,7 +65,7 @@ from guandan.players.heuristic import (
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
-from guandan.seats import SEATS, next_seat, partner, team_of
+from guandan.seats import SEATS, partner, team_of
 
 if TYPE_CHECKING:
     from guandan.match import Action, Observation
@@ -120,7 +123,8 @@ WEAK_LEAD: Final = 0.95
 
 @dataclass(frozen=True, slots=True)
 class APlay:
-    """An abstract play: what the simulator needs to compare plays."""
+    """A play of a hand's split, as the fast policy weighs it, with the cards it plays
+    (``cards`` empty for a play only compared, such as the table's or a calm lead's)."""
 
     kind: str
     size: int
@@ -128,6 +132,10 @@ class APlay:
     power: int
     cost: float = 1.0
     pair_key: int = 0  # a full house's pair, by strength (it may follow a pair on its own)
+    rank: str | None = None
+    cards: tuple[Card, ...] = ()
+    #: The play as the deal takes it (made once: a sampled hand's parts serve every candidate).
+    reading: Reading | None = None
 
     def beats(self, other: APlay) -> bool:
         if self.power or other.power:
@@ -146,7 +154,7 @@ class APlay:
         return self.key >= 15
 
 
-def abstract_part(part: Part, level: str) -> APlay:
+def abstract_part(part: Part, level: str, cards: tuple[Card, ...] = ()) -> APlay:
     if part.kind == "joker_bomb":
         key = 0
     elif part.kind in SEQUENCE_KINDS:
@@ -155,7 +163,20 @@ def abstract_part(part: Part, level: str) -> APlay:
         key = rank_strength(part.rank or "2", level)
     pair_key = rank_strength(part.pair_rank, level) if part.pair_rank else 0
     return APlay(part.kind, part.size, key, special_power(part.kind, part.size), part.cost,
-                 pair_key)
+                 pair_key, part.rank, cards,
+                 Reading(part.kind, part.rank, cards, level) if cards else None)
+
+
+def same_rank_play(kind: str, cards: tuple[Card, ...], level: str) -> APlay:
+    """A single, pair or triple of these cards (wilds alone are the level rank)."""
+    rank = level
+    for c in cards:
+        if not c.is_wild(level):
+            rank = c.rank
+            break
+    key = rank_strength(rank, level)
+    return APlay(kind, len(cards), key, 0, same_rank_cost(kind, key), 0, rank, cards,
+                 Reading(kind, rank, cards, level))
 
 
 def abstract_reading(r: Reading) -> APlay:
@@ -227,83 +248,118 @@ class Evidence:
 
 
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
-    """A hand as the plays of its split, weakest (costliest) first."""
+    """A hand as the plays of its split, weakest (costliest) first, each with its cards."""
     if not cards:
         return []
-    return [abstract_part(p, level) for p in decompose(cards, level).parts]
+    parts = decompose(cards, level).parts
+    lv = RANK_VALUE[level]
+    naturals: dict[int, list[Card]] = {}
+    wilds: list[Card] = []
+    jokers: dict[str, list[Card]] = {"LJ": [], "BJ": []}
+    for c in cards:
+        if c.is_joker:
+            jokers[c.rank].append(c)
+        elif c.value == lv and c.suit == "H":
+            wilds.append(c)
+        else:
+            naturals.setdefault(c.value, []).append(c)
+
+    def take(value: int, n: int, suit: str | None = None) -> list[Card]:
+        """``n`` cards of a natural value (of ``suit`` if given), wilds filling what lacks."""
+        have = naturals.get(value, [])
+        out: list[Card] = []
+        for c in list(have):
+            if len(out) == n:
+                break
+            if suit is None or c.suit == suit:
+                have.remove(c)
+                out.append(c)
+        while len(out) < n:
+            out.append(wilds.pop())
+        return out
+
+    # Straight flushes first (they need given suits), then the other sequences, then the
+    # groups of one rank: the order in which the split itself took the cards.
+    order = sorted(range(len(parts)), key=lambda i: (
+        0 if parts[i].kind == "straight_flush" else 1 if parts[i].kind in SEQUENCE_KINDS else 2))
+    taken: list[tuple[Card, ...]] = [()] * len(parts)
+    for i in order:
+        part = parts[i]
+        kind = part.kind
+        rank = part.rank
+        got: list[Card] = []
+        if kind in SEQUENCE_KINDS:
+            length = {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}[kind]
+            per = part.size // length
+            top = RANK_VALUE[rank or "2"]
+            for v in range(top - length + 1, top + 1):
+                got.extend(take(14 if v == 1 else v, per, part.suit))
+            if (kind == "straight" and len({c.suit for c in got}) == 1
+                    and not any(c.is_wild(level) for c in got)):
+                # Five natural cards of one suit are a straight flush, never a straight: swap
+                # one for a copy of another suit, or play them as the straight flush they are.
+                for j, c in enumerate(got):
+                    other = [x for x in naturals.get(c.value, []) if x.suit != c.suit]
+                    if other:
+                        naturals[c.value].remove(other[0])
+                        naturals[c.value].append(c)
+                        got[j] = other[0]
+                        break
+                else:
+                    part = Part("straight_flush", rank, 5, SF_COST, suit=got[0].suit)
+                    parts = (*parts[:i], part, *parts[i + 1:])
+        elif kind == "joker_bomb":
+            got = jokers["LJ"][:2] + jokers["BJ"][:2]
+        elif rank in ("LJ", "BJ"):
+            got = jokers[rank][:part.size]
+        else:
+            got = take(RANK_VALUE[rank or "2"], 3 if kind == "full_house" else part.size)
+            if kind == "full_house":
+                got.extend(take(RANK_VALUE[part.pair_rank or "2"], 2))
+        taken[i] = tuple(got)
+    return [abstract_part(p, level, taken[i]) for i, p in enumerate(parts)]
 
 
-class Sim:
-    """One hand from a given point, on abstract plays; seats play the fast policy."""
+def as_reading(p: APlay, level: str) -> Reading:
+    """The play of a part, as the deal takes it."""
+    if p.reading is not None:
+        return p.reading
+    return Reading(p.kind, p.rank, p.cards, level)
 
-    __slots__ = ("counts", "finish", "owner", "parts", "passed", "table", "to_act")
 
-    def __init__(self, parts: dict[int, list[APlay]], table: APlay | None, owner: int | None,
-                 passed: set[int], finish: list[int], to_act: int) -> None:
+class Rollout:
+    """A deal played to its end by the fast policy: every seat plays the plays of its split.
+
+    The deal (``guandan.deal.Deal``) keeps the turns, the tricks, the partner lead and the
+    finish order; the policy only chooses, and each choice is a real play of real cards.
+    """
+
+    __slots__ = ("deal", "level", "parts", "table", "table_of")
+
+    def __init__(self, deal: Deal, parts: dict[int, list[APlay]]) -> None:
+        self.deal = deal
+        self.level = deal.level
         self.parts = parts
-        self.counts = {s: sum(p.size for p in parts[s]) for s in SEATS}
-        self.table = table
-        self.owner = owner
-        self.passed = passed
-        self.finish = finish
-        self.to_act = to_act
-
-    def over(self) -> bool:
-        f = self.finish
-        return len(f) >= 3 or (len(f) == 2 and team_of(f[0]) == team_of(f[1]))
-
-    def _next_holding(self, seat: int) -> int:
-        s = next_seat(seat)
-        for _ in range(4):
-            if self.counts[s] > 0:
-                return s
-            s = next_seat(s)
-        return s
+        #: The table's play as an APlay, and the reading it stands for (computed once).
+        self.table: APlay | None = None
+        self.table_of: Reading | None = None
 
     def play(self, seat: int, p: APlay) -> None:
         self.parts[seat].remove(p)
-        self.table, self.owner = p, seat
-        self._played(seat, p.size)
+        reading = as_reading(p, self.level)
+        self.deal.apply(reading)
+        self.table, self.table_of = p, reading
 
-    def play_out(self, seat: int, size: int) -> None:
-        """``seat`` plays ``size`` cards that are not one of its parts (its real first move)."""
-        self._played(seat, size)
+    def table_play(self, entry: Reading) -> APlay:
+        """The table's play as an APlay (the policy's own when it played it)."""
+        if entry is not self.table_of or self.table is None:
+            self.table, self.table_of = abstract_reading(entry), entry
+        return self.table
 
-    def _played(self, seat: int, size: int) -> None:
-        """After ``seat`` played ``size`` cards: passes start over, the seat may be out."""
-        self.counts[seat] -= size
-        self.passed = set()
-        if self.counts[seat] == 0:
-            self.finish.append(seat)
-            if self.over():
-                return
-        self.to_act = self._next_holding(seat)
-
-    def pass_turn(self, seat: int) -> None:
-        passed = self.passed
-        passed.add(seat)
-        owner = self.owner
-        assert owner is not None
-        counts = self.counts
-        waiting = 0
-        for s in SEATS:
-            if counts[s] > 0 and s != owner and s not in passed:
-                waiting += 1
-        if not waiting:
-            self.table, self.owner, self.passed = None, None, set()
-            if self.counts[owner] > 0:
-                self.to_act = owner
-            elif self.counts[partner(owner)] > 0:
-                self.to_act = partner(owner)
-            else:
-                self.to_act = self._next_holding(owner)
-        else:
-            self.to_act = self._next_holding(seat)
-
-    # -- the fast policy: the heuristic's rules on abstract plays ------------------------------
+    # -- the fast policy: the heuristic's rules on the split's plays ---------------------------
 
     def choose(self, seat: int) -> APlay | None:
-        if self.table is None:
+        if self.deal.table is None:
             return self.lead(seat)
         return self.follow(seat)
 
@@ -311,7 +367,7 @@ class Sim:
         parts = self.parts[seat]
         if len(parts) == 1:
             return parts[0]
-        counts = self.counts
+        counts = self.deal.counts()
         mate = partner(seat)
         sure = [p for p in parts if p.control and not p.power]
         if sure and sum(1 for p in parts if not p.control) <= 1:
@@ -336,20 +392,22 @@ class Sim:
 
     def follow(self, seat: int) -> APlay | None:
         parts = self.parts[seat]
-        table, owner = self.table, self.owner
-        assert table is not None and owner is not None
+        entry = self.deal.table
+        assert entry is not None
+        table, owner = self.table_play(entry.play), entry.seat
         if len(parts) == 1 and parts[0].beats(table):
             return parts[0]
-        counts = self.counts
+        counts = self.deal.counts()
+        level = self.level
         if owner == partner(seat):
-            nxt = self._next_holding(seat)
+            nxt = self.deal.next_holding(seat)
             if (table.kind in ("single", "pair") and nxt != owner
                     and counts[nxt] <= table.size):
                 beat = [p for p in parts if not p.power and p.beats(table)]
                 if beat:
                     return max(beat, key=lambda p: p.key)
             return None
-        urgency = seat_urgency(seat, owner, self.counts)
+        urgency = seat_urgency(seat, owner, counts)
         # As the heuristic: the follow that raises the hand's cost least (d), a big card kept
         # back from a small trick when calm. Besides whole parts, a single or pair may come out
         # of a bigger group, a pair out of a full house, and a triple joins a full house's pair
@@ -375,33 +433,39 @@ class Sim:
                     if p.size <= need or p.key <= tkey:
                         continue
                     left_kind = "single" if p.size - need == 1 else "pair"
-                    left = APlay(left_kind, p.size - need, p.key, 0,
-                                 same_rank_cost(left_kind, p.key))
-                    played = APlay(tkind, need, p.key, 0)
+                    d = same_rank_cost(left_kind, p.key) - p.cost
+                    if keep and p.key >= 15:
+                        d += CONTROL_KEEP
+                    if d < best_d or (d == best_d and best is not None and p.key < best.key):
+                        # The naturals come first in a part's cards: the play keeps its rank.
+                        best = same_rank_play(tkind, p.cards[:need], level)
+                        left = same_rank_play(left_kind, p.cards[need:], level)
+                        best_d, split = d, (p, left, None)
                 elif kind == "full_house" and need == 2 and p.pair_key > tkey:
-                    left = APlay("triple", 3, p.key, 0, same_rank_cost("triple", p.key))
-                    played = APlay("pair", 2, p.pair_key, 0)
-                else:
-                    continue
-                d = left.cost - p.cost
-                if keep and played.key >= 15:
-                    d += CONTROL_KEEP
-                if d < best_d or (d == best_d and best is not None and played.key < best.key):
-                    best, best_d, split = played, d, (p, left, None)
+                    d = same_rank_cost("triple", p.key) - p.cost
+                    if keep and p.pair_key >= 15:
+                        d += CONTROL_KEEP
+                    if (d < best_d
+                            or (d == best_d and best is not None and p.pair_key < best.key)):
+                        best = same_rank_play("pair", p.cards[3:], level)
+                        left = same_rank_play("triple", p.cards[:3], level)
+                        best_d, split = d, (p, left, None)
         elif tkind == "full_house":
             houses = [p for p in parts if p.kind == "full_house"]
             if houses:
                 f = min(houses, key=lambda h: (h.pair_key, h.key))  # gives up its lowest pair
-                left = APlay("triple", 3, f.key, 0, same_rank_cost("triple", f.key))
+                left_cost = same_rank_cost("triple", f.key)
                 for t in parts:
                     if t.kind != "triple" or t.key <= tkey:
                         continue
-                    d = left.cost - f.cost - t.cost
+                    d = left_cost - f.cost - t.cost
                     if keep and t.key >= 15:
                         d += CONTROL_KEEP
                     if d < best_d or (d == best_d and best is not None and t.key < best.key):
-                        best, best_d = APlay("full_house", 5, t.key, 0), d
-                        split = (f, left, t)
+                        best = APlay("full_house", 5, t.key, 0, 1.0, f.pair_key, t.rank,
+                                     t.cards + f.cards[3:])
+                        best_d = d
+                        split = (f, same_rank_play("triple", f.cards[:3], level), t)
         if best is not None and best_d <= FOLLOW_SLACK[urgency]:
             if split is not None:
                 taken, left, other = split
@@ -417,15 +481,14 @@ class Sim:
         return None
 
     def run(self, limit: int = 400) -> None:
+        deal = self.deal
         for _ in range(limit):
-            if self.over():
+            seat = deal.to_act
+            if seat is None:
                 return
-            seat = self.to_act
             p = self.choose(seat)
             if p is None:
-                if self.table is None:  # cannot happen: a leader always has a part
-                    return
-                self.pass_turn(seat)
+                deal.apply(PASS)
             else:
                 self.play(seat, p)
 
@@ -434,12 +497,11 @@ class Sim:
 
         A run stopped before the end ranks the seats still holding cards by cards left.
         """
-        f = list(self.finish)
-        f.extend(sorted((s for s in SEATS if s not in f), key=lambda s: self.counts[s]))
-        first = f[0]
-        mate_pos = f.index(partner(first))
-        steps = 3 if mate_pos == 1 else (2 if mate_pos == 2 else 1)
-        return float(steps if team_of(first) == team_of(seat) else -steps)
+        deal = self.deal
+        f = deal.finish_order
+        f.extend(sorted((s for s in SEATS if s not in f), key=deal.count))
+        team, steps = promotion(f)
+        return float(steps if team == team_of(seat) else -steps)
 
 
 @dataclass
@@ -478,17 +540,6 @@ class Candidate:
         if n_eff <= 1.0:
             return m, float("inf")
         return m, math.sqrt(var / (n_eff - 1.0))
-
-
-def trick_state(obs: Observation) -> tuple[set[int], list[int]]:
-    """Seats that passed since the table's play, and the finish order."""
-    passed: set[int] = set()
-    for e in obs.trick:
-        if e.kind == "play":
-            passed = set()
-        elif e.kind == "pass":
-            passed.add(e.seat)
-    return passed, list(obs.finish_order)
 
 
 class SearchPlayer:
@@ -622,8 +673,6 @@ class SearchPlayer:
                  start: float) -> None:
         rng = self._rng(obs)
         me = v.seat
-        passed, finish = trick_state(obs)
-        table = v.table
         deadline = None if self.budget_ms is None else start + self.budget_ms / 1000.0
         evidence: dict[int, Evidence] = {}
         if self.lead_eps < 1.0:
@@ -634,22 +683,18 @@ class SearchPlayer:
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            others, weight = self._draw(tracker, rng, evidence)
+            hands, others, weight = self._draw(tracker, rng, evidence)
+            position = Deal.at(obs, hands)
             for c in cands:
                 if c.dropped:
                     continue
                 parts = {s: list(others[s]) for s in others}
                 parts[me] = list(c.mine)
-                sim = Sim(parts, None if table is None else abstract_reading(table.play),
-                          None if table is None else table.seat, set(passed), list(finish), me)
-                sim.counts[me] = len(v.hand)
-                if c.action is None:
-                    sim.pass_turn(me)
-                else:
-                    sim.table, sim.owner = abstract_reading(c.action), me
-                    sim.play_out(me, len(c.action.cards))
-                sim.run()
-                steps = sim.value(me)
+                deal = position.clone()
+                deal.apply(PASS if c.action is None else c.action)
+                rollout = Rollout(deal, parts)
+                rollout.run()
+                steps = rollout.value(me)
                 won = steps > 0
                 c.add(self.win_weight * (1.0 if won else -1.0) + self.level_weight * steps,
                       won, weight)
@@ -657,9 +702,9 @@ class SearchPlayer:
             if i + 1 >= MIN_SAMPLES and (i + 1) % 4 == 0 and self._settled(cands):
                 break
 
-    def _draw(self, tracker: Tracker, rng: random.Random,
-              evidence: dict[int, Evidence]) -> tuple[dict[int, list[APlay]], float]:
-        """One sampled deal, as the other seats' splits, and its weight.
+    def _draw(self, tracker: Tracker, rng: random.Random, evidence: dict[int, Evidence]
+              ) -> tuple[dict[int, list[Card]], dict[int, list[APlay]], float]:
+        """One sampled deal: every seat's cards, the other seats' splits, and its weight.
 
         A deal is weighed ``lead_eps`` for each seat whose split, in it, holds what the seat's
         calm plays say it does not (``Evidence.fails``). With ``lead_tries`` the deal is instead
@@ -685,7 +730,7 @@ class SearchPlayer:
                 for s in SEATS:
                     if s != tracker.seat and s not in others:
                         others[s] = abstract_hand(hands[s], level)
-                return others, weight
+                return hands, others, weight
         raise AssertionError("the last attempt is always kept")
 
     def _settled(self, cands: list[Candidate]) -> bool:

@@ -71,8 +71,8 @@ class Tracker:
         for e in obs.history:
             if e.kind == "play" and e.play is not None:
                 left[e.seat] += len(e.play.cards)
+        # The play each pass answered: the last play (a play that led says a trick ended).
         table: tuple[int, Reading] | None = None
-        passed: set[int] = set()
         for e in obs.history:
             if e.kind == "gift" and e.card is not None and e.to is not None:
                 pinned[e.to][e.card] += 1
@@ -83,6 +83,8 @@ class Tracker:
                     pinned[e.seat][e.card] = max(0, pinned[e.seat][e.card] - 1)
             elif e.kind == "play" and e.play is not None:
                 cards = e.play.cards
+                if e.lead:
+                    table = None  # the trick before ended (the deal says so)
                 if table is None and all(left[s] > 2 for s in SEATS
                                          if s != e.seat and left[s] > 0):
                     calm_leads[e.seat].append(e.play)
@@ -94,7 +96,6 @@ class Tracker:
                 calm_passes[e.seat] = []  # its hand has changed
                 left[e.seat] -= len(cards)
                 table = (e.seat, e.play)
-                passed = set()
             elif e.kind == "pass" and table is not None:
                 owner, play = table
                 if (play.kind == "single" and owner != partner(e.seat) and left[owner] <= 2
@@ -103,9 +104,6 @@ class Tracker:
                 if (owner != partner(e.seat) and not play.power
                         and urgency(e.seat, owner, left) == 0):
                     calm_passes[e.seat].append(play)
-                passed.add(e.seat)
-                if all(s in passed for s in SEATS if left[s] > 0 and s != owner):
-                    table, passed = None, set()
         # A gift this seat received is in its own hand; a gift it gave is pinned on the receiver.
         pinned[seat] = Counter()
         for s in SEATS:

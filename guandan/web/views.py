@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from guandan.cards import Card, parse_card, parse_cards
-from guandan.hand import Hand
+from guandan.deal import Deal
 from guandan.match import PASS, Match, Observation
 from guandan.match import HandResult as MatchResult
 from guandan.plays import legal_plays
@@ -101,14 +101,14 @@ def _mark_finishes(events: list[Event], finish_order: Sequence[int], counts_know
 class TrickMarks:
     """Which trick each play and pass of a hand belongs to, and the plays that took a trick.
 
-    The engine's own play of a deal (``Hand``) decides where a trick ends: the plays are
+    The engine's own play of a deal (``Deal``) decides where a trick ends: the plays are
     replayed from the hands held once the tribute was exchanged (the server's knowledge; the
     page receives only the numbers). ``feed`` takes the hand's turns so far and replays only
     those it has not seen.
     """
 
     def __init__(self, start: dict[int, list[Card]], level: str, leader: int) -> None:
-        self.hand = Hand(start, level, leader)
+        self.deal = Deal(start, level, leader)
         self.level = level
         self.trick = 1
         self.marks: list[tuple[int, bool]] = []  # per turn: its trick, and whether it took it
@@ -118,12 +118,12 @@ class TrickMarks:
         for e in turns[len(self.marks):]:
             self.marks.append((self.trick, False))
             if e.kind == "play" and e.play is not None:
-                self.hand.play(e.seat, read_as(parse_cards(e.play.cards), self.level,
-                                               e.play.kind, e.play.rank))
+                self.deal.apply(read_as(parse_cards(e.play.cards), self.level,
+                                        e.play.kind, e.play.rank))
                 self.last = len(self.marks) - 1
             else:
-                self.hand.pass_turn(e.seat)
-            if (self.hand.table is None or self.hand.to_act is None) and self.last is not None:
+                self.deal.apply(PASS)
+            if (self.deal.table is None or self.deal.to_act is None) and self.last is not None:
                 self.marks[self.last] = (self.marks[self.last][0], True)
                 self.trick += 1
                 self.last = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from guandan.cards import Card, parse_cards
-from guandan.hand import TableEntry
+from guandan.deal import TableEntry
 from guandan.match import PASS, Action, Event, Observation, TributeView
 from guandan.plays import legal_plays
 from guandan.readings import Reading, classify

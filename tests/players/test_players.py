@@ -8,6 +8,7 @@ import random
 import pytest
 
 from guandan.cards import Card
+from guandan.deal import Deal
 from guandan.match import PASS, Match
 from guandan.players import DIFFICULTY, REGISTRY, STRONGEST, make_player, player_settings
 from guandan.players.base import Player
@@ -98,16 +99,10 @@ def test_heuristic_reasons_name_what_they_claim() -> None:
 
 
 def _swap_hidden(m: Match, seat: int, rng: random.Random) -> Match:
-    """A copy of ``m`` in which the seats other than ``seat`` hold different cards."""
+    """A copy of ``m`` in which the seats other than ``seat`` hold other cards, as
+    ``Deal.sample`` deals them from what ``seat`` has seen."""
     world = copy.deepcopy(m)
-    state = world.play_state
-    assert state is not None
-    others = [s for s in (1, 2, 3, 4) if s != seat and state.hands[s]]
-    pool = [c for s in others for c in state.hands[s]]
-    rng.shuffle(pool)
-    for s in others:
-        n = len(state.hands[s])
-        state.hands[s], pool = pool[:n], pool[n:]
+    world.play_state = Deal.sample(m.observation(seat), rng)
     return world
 
 

@@ -1,4 +1,4 @@
-"""The search player's simulator and budget."""
+"""The search player: its play-outs on real deals, its sampling and its budget."""
 
 from __future__ import annotations
 
@@ -9,24 +9,27 @@ from pathlib import Path
 
 import pytest
 
-from guandan.cards import deal, parse_cards
+from guandan.cards import Card, deal, parse_cards
+from guandan.deal import Deal
 from guandan.match import Event, Match
 from guandan.players.heuristic import view_of
 from guandan.players.search import (
     APlay,
     Candidate,
     Evidence,
+    Rollout,
     SearchPlayer,
-    Sim,
     abstract_hand,
     abstract_reading,
+    as_reading,
     beats_a_pass,
     lead_bar,
     lead_rank,
+    same_rank_play,
 )
 from guandan.players.tracker import Tracker
 from guandan.plays import legal_plays
-from guandan.readings import beats
+from guandan.readings import beats, read_as
 
 from .positions import position, reading
 
@@ -49,38 +52,42 @@ def test_abstract_hand_covers_the_hand() -> None:
         assert sum(p.size for p in abstract_hand(hands[s], "5")) == 27
 
 
-def single(key: int) -> APlay:
-    return APlay("single", 1, key, 0)
+def test_the_split_plays_real_cards_and_plays_a_deal_out() -> None:
+    """Each play of a split holds its own cards, which read as its kind and rank; the fast
+    policy plays whole deals on them, every play checked by the deal."""
+    def check(cards: list[Card], level: str) -> list[APlay]:
+        parts = abstract_hand(cards, level)
+        assert Counter(c for p in parts for c in p.cards) == Counter(cards)
+        for p in parts:
+            r = read_as(p.cards, level, p.kind, p.rank)
+            assert (r.key, r.power, len(r.cards)) == (p.key, p.power, p.size)
+        return parts
+
+    # Two wilds in an A-5 straight of hearts: a natural queen is no wild to swap in.
+    check(parse_cards("HA HQ HQ H4 H5 CQ"), "Q")
+    # Five natural spades are a straight flush, never a straight.
+    assert [p.kind for p in check(parse_cards("S3 S4 S5 S6 S7"), "9")] == ["straight_flush"]
+    rng = random.Random(21)
+    for _ in range(40):
+        hands = deal(rng)
+        level = rng.choice("23456789TJQKA")
+        parts = {s: check(hands[s], level) for s in (1, 2, 3, 4)}
+        for s in (1, 2, 3, 4):
+            check(rng.sample(hands[s], rng.randint(1, 26)), level)
+        rollout = Rollout(Deal(hands, level, rng.choice((1, 2, 3, 4))), parts)
+        rollout.run()
+        assert rollout.deal.over and sorted(rollout.deal.finish_order) == [1, 2, 3, 4]
 
 
-def test_partner_leads_after_the_last_card_stands() -> None:
-    parts = {1: [single(9)], 2: [single(3), single(4)], 3: [single(5), single(6)],
-             4: [single(7), single(8)]}
-    sim = Sim(parts, None, None, set(), [], 1)
-    sim.play(1, parts[1][0])
-    assert sim.finish == [1] and sim.to_act == 2
-    sim.pass_turn(2)
-    sim.pass_turn(3)
-    sim.pass_turn(4)
-    assert sim.table is None and sim.to_act == 3
-
-
-def test_trick_goes_to_the_last_player_when_all_others_pass() -> None:
-    parts = {1: [single(9), single(3)], 2: [single(4)], 3: [single(5)], 4: [single(6)]}
-    sim = Sim(parts, None, None, set(), [], 1)
-    sim.play(1, parts[1][0])
-    for s in (2, 3, 4):
-        sim.pass_turn(s)
-    assert sim.to_act == 1 and sim.table is None
-
-
-def test_hand_ends_with_both_partners_out() -> None:
-    parts = {1: [single(14)], 2: [single(3), single(4)], 3: [single(15)], 4: [single(5)]}
-    sim = Sim(parts, None, None, set(), [], 1)
-    sim.run()
-    assert sim.over()
-    assert sim.finish[:2] == [1, 3]
-    assert sim.value(1) == 3.0 and sim.value(2) == -3.0
+def test_a_play_out_ends_with_both_partners_out_and_scores_it() -> None:
+    hands = {1: parse_cards("SA"), 2: parse_cards("S3 S4"), 3: parse_cards("H2"),
+             4: parse_cards("S5")}
+    rollout = Rollout(Deal(hands, "2", 1), {s: abstract_hand(hands[s], "2") for s in hands})
+    rollout.run()
+    # Seat 1 goes out with the ace; seat 3 beats its partner's ace with the level card, since
+    # seat 4 would go out over it.
+    assert rollout.deal.finish_order[:2] == [1, 3]
+    assert rollout.value(1) == 3.0 and rollout.value(2) == -3.0
 
 
 def test_sample_limit_and_time_budget() -> None:
@@ -140,42 +147,61 @@ def test_trailing_candidates_are_dropped() -> None:
     assert p._settled([h, bad])
 
 
-def _follow(mine: list[APlay], table: APlay, counts: int = 9) -> tuple[APlay | None, Sim]:
+def _follow(mine: str, table: str, counts: int = 9) -> tuple[APlay | None, Rollout]:
     """Seat 2 follows seat 1's ``table``; the other seats hold ``counts`` cards each."""
-    filler = [single(3)] * counts
-    parts = {1: list(filler), 2: list(mine), 3: list(filler), 4: list(filler)}
-    sim = Sim(parts, table, 1, set(), [], 2)
-    return sim.follow(2), sim
+    filler = [Card(s + r) for r in "3456789TJQ" for s in "SD"][:counts]
+    hands = {1: [*filler, *parse_cards(table)], 2: parse_cards(mine), 3: filler, 4: filler}
+    d = Deal(hands, "2", 1)
+    d.apply(read_as(parse_cards(table), "2", *_kind_rank(table)))
+    rollout = Rollout(d, {s: abstract_hand(d.held(s), "2") for s in (1, 2, 3, 4)})
+    return rollout.follow(2), rollout
+
+
+def _kind_rank(cards: str) -> tuple[str, str | None]:
+    r = legal_plays(parse_cards(cards), "2")[-1]
+    return r.kind, r.rank
 
 
 def test_fast_policy_follows_a_pair_with_a_full_house_pair() -> None:
     # 9 9 9 + 6 6 against a pair of 5s: the heuristic plays the 6s and keeps the triple.
-    house = APlay("full_house", 5, 9, 0, 1.0, pair_key=6)
-    play, sim = _follow([house, single(4), single(7), single(8)], APlay("pair", 2, 5, 0))
+    play, rollout = _follow("S9 D9 C9 S6 D6 S4 D7 C8", "S5 D5")
     assert play is not None and (play.kind, play.key) == ("pair", 6)
-    sim.play(2, play)
-    assert sorted((p.kind, p.key) for p in sim.parts[2]) == [
+    assert sorted(c.notation for c in play.cards) == ["D6", "S6"]
+    rollout.play(2, play)
+    assert sorted((p.kind, p.key) for p in rollout.parts[2]) == [
         ("single", 4), ("single", 7), ("single", 8), ("triple", 9)]
-    assert sim.counts[2] == 8 - 2
+    assert rollout.deal.count(2) == 8 - 2
 
 
 def test_fast_policy_joins_a_triple_to_a_full_house_pair() -> None:
     # K K K alone and 4 4 4 + 3 3: against a full house of 7s the Ks take the 3s along.
-    triple = APlay("triple", 3, 13, 0, 0.82)
-    house = APlay("full_house", 5, 4, 0, 1.0, pair_key=3)
-    play, sim = _follow([triple, house, single(9), single(10)], APlay("full_house", 5, 7, 0))
+    play, rollout = _follow("SK DK CK S4 D4 C4 S3 D3 S9 DT", "S7 D7 C7 S6 D6")
     assert play is not None and (play.kind, play.key, play.size) == ("full_house", 13, 5)
-    sim.play(2, play)
-    assert sorted((p.kind, p.key) for p in sim.parts[2]) == [
+    rollout.play(2, play)
+    assert sorted((p.kind, p.key) for p in rollout.parts[2]) == [
         ("single", 9), ("single", 10), ("triple", 4)]
+    assert rollout.deal.held(2) == tuple(parse_cards("S4 D4 C4 S9 DT"))
 
 
 def test_fast_policy_keeps_a_joker_pair_from_a_small_single() -> None:
     # Calm, many plays left: a low single is not worth breaking the pair of big jokers.
-    jokers = APlay("pair", 2, 17, 0, 0.17)
-    mine = [jokers, single(4), single(5), APlay("straight", 5, 9, 0, 1.0)]
-    play, _ = _follow(mine, APlay("single", 1, 6, 0), counts=20)
+    play, _ = _follow("BJ BJ S3 D4 S6 D7 C8 S9 DT", "D6", counts=20)
     assert play is None
+
+
+def test_a_part_split_by_a_follow_keeps_its_real_rank() -> None:
+    # A pair of 9s made with a wild: following a single, the natural 9 goes and the wild stays,
+    # a level card now (a single 2 at level 2), as the deal reads it.
+    _, rollout = _follow("S9 H2 S4 D6", "S8")
+    rollout.parts[2] = [same_rank_play("pair", tuple(parse_cards("S9 H2")), "2"),
+                        same_rank_play("single", tuple(parse_cards("S4")), "2"),
+                        same_rank_play("single", tuple(parse_cards("D6")), "2")]
+    play = rollout.follow(2)
+    assert play is not None and play.cards == tuple(parse_cards("S9")) and play.key == 9
+    rollout.play(2, play)
+    left = [p for p in rollout.parts[2] if p.cards == tuple(parse_cards("H2"))]
+    assert len(left) == 1 and left[0].key == 15 and as_reading(left[0], "2").rank == "2"
+    assert rollout.deal.held(2) == tuple(parse_cards("H2 S4 D6"))
 
 
 def test_weighted_edge_counts_each_sample_by_its_weight() -> None:
@@ -261,7 +287,7 @@ def test_deals_failing_a_lead_bar_are_drawn_again() -> None:
         fails = 0
         weights: set[float] = set()
         for _ in range(300):
-            others, w = p._draw(t, rng, bars)
+            _, others, w = p._draw(t, rng, bars)
             assert sorted(others) == [2, 3, 4]
             fails += any(part.key == 4 for part in others[2])
             weights.add(w)

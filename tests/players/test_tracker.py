@@ -117,14 +117,15 @@ def test_full_deck_accounting() -> None:
 def test_calm_leads_are_free_leads_while_nobody_is_nearly_out() -> None:
     # Seat 2 leads a 9 while everyone holds more than two cards: a calm lead; so are seat 4's
     # pair and seat 2's triple. Seat 3 then leads a 5 while seat 2 holds 2 cards: not calm.
-    # Follows (seat 4's king, seat 2's pair of 7s) are no leads at all.
+    # Follows (seat 4's king, seat 2's pair of 7s) are no leads at all. (A play that led a new
+    # trick says so: the deal knows when a trick ends, the tracker does not replay it.)
     history = [Event("play", 2, play=reading("S9", "2")), Event("play", 4, play=reading("SK", "2")),
                Event("pass", 1), Event("pass", 2), Event("pass", 3),
-               Event("play", 4, play=reading("S5 D5", "2")), Event("pass", 1),
+               Event("play", 4, play=reading("S5 D5", "2"), lead=True), Event("pass", 1),
                Event("play", 2, play=reading("S7 D7", "2")), Event("pass", 3), Event("pass", 4),
-               Event("pass", 1), Event("play", 2, play=reading("H8 D8 C8", "2")),
+               Event("pass", 1), Event("play", 2, play=reading("H8 D8 C8", "2"), lead=True),
                Event("pass", 3), Event("pass", 4), Event("pass", 1),
-               Event("play", 3, play=reading("H5", "2"))]
+               Event("play", 3, play=reading("H5", "2"), lead=True)]
     obs = position("S3 S4 S6", counts={2: 2, 3: 9, 4: 7}, history=history)
     t = Tracker.from_observation(obs)
     assert [str(r) for r in t.calm_leads[2]] == [str(reading("S9", "2")),
@@ -149,7 +150,7 @@ def test_calm_passes_are_passes_on_opponents_since_the_seats_last_play() -> None
     assert [r.key for r in t.calm_passes[3]] == [9]
     assert [r.key for r in t.calm_passes[2]] == [13]
     assert t.calm_passes[4] == []  # passed on its partner's play
-    played = [*history, Event("pass", 4), Event("play", 1, play=reading("S5", "2")),
+    played = [*history, Event("pass", 4), Event("play", 1, play=reading("S5", "2"), lead=True),
               Event("play", 3, play=reading("S8", "2"))]
     obs = position(TEN, counts={2: 20, 3: 19, 4: 20}, history=played, table=(3, "S8"),
                    seat=4)
