@@ -153,8 +153,9 @@ def test_masks_hold_every_legal_action_and_only_those(seed: int) -> None:
         for i in ids:
             action = enc.action_of(int(i), obs)
             if isinstance(action, Reading):
-                assert match.play_state is not None
-                match.play_state.check_play(obs.seat, action)  # the engine accepts it
+                deal = match.current_deal
+                assert deal is not None
+                deal.clone().apply(action)  # the engine accepts it
                 key = identity(action)
                 assert key not in seen  # one id per distinct play
                 seen.add(key)
@@ -280,16 +281,18 @@ def test_tribute_seen_and_relative_seats() -> None:
 def _swap_hidden(match: Match, observer: int, rng: random.Random) -> Match:
     """The same match, with the cards the observer has not seen dealt anew among the others."""
     twin = Match.from_json(match.to_json())
-    state = twin.play_state
+    state = twin.current_deal
     assert state is not None
+    hands = state.hands
     others = [s for s in SEATS if s != observer]
-    pool = [c for s in others for c in state.hands[s]]
+    pool = [c for s in others for c in hands[s]]
     rng.shuffle(pool)
     at = 0
     for s in others:
-        n = len(state.hands[s])
-        state.hands[s] = pool[at:at + n]
+        n = len(hands[s])
+        hands[s] = pool[at:at + n]
         at += n
+    state._set_hands(hands)  # the test's own twin world: nothing public deals cards anew
     return twin
 
 
@@ -298,7 +301,7 @@ def test_the_observation_holds_only_what_the_seat_may_know(seed: int) -> None:
     rng = random.Random(seed)
     checked = 0
     for k, (match, _) in enumerate(_positions(seed + 100, 200)):
-        if k % 7 or match.play_state is None:
+        if k % 7 or match.current_deal is None:
             continue
         for seat in SEATS:
             twin = _swap_hidden(match, seat, rng)
