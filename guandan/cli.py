@@ -29,6 +29,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
               "the web game: serve [--host H] [--port P] [--data-dir D]"),
     "arena": ("guandan.arena", "arena_main",
               "duplicate matches between players, with statistics (see arena --help)"),
+    "host": ("guandan.host.server", "host_main",
+             "serve the Guandan AI competition's protocol to outside programs (host --help)"),
+    "connect": ("guandan.host.client", "connect_main",
+                "play one seat on a server of that protocol: connect URL --player NAME"),
 }
 
 
