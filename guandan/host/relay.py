@@ -256,6 +256,7 @@ class Relay:
     def _begin_hand(self, match: Match) -> None:
         self._hand = match.hand_number
         self._replaced = {}
+        self._held = {}
         self._last = None
         self._turns = 0
         self._peers = {s: p for s, p in self.seating().items() if not p.gone}
