@@ -51,6 +51,12 @@ class Peer:
     """One outside program's connection (the server gives a WebSocket one; tests fake it)."""
 
     name: str = "outside"
+    #: Answers still owed for earlier questions (asked again after a timeout, a client that
+    #: answers every copy owes one per copy): they are read and thrown away, never taken as
+    #: the answer to a later question.
+    stale: int = 0
+    #: Copies of the current question sent and not answered yet.
+    unanswered: int = 0
 
     def send(self, message: Mapping[str, Any]) -> None:
         """Send one JSON message; ``PeerGone`` if the connection is closed."""
@@ -60,8 +66,6 @@ class Peer:
         """The next text received; ``TimeoutError`` after ``timeout`` s, ``PeerGone`` if closed."""
         raise NotImplementedError
 
-    def drain(self) -> None:
-        """Forget what was received and not read (stale answers)."""
 
     @property
     def gone(self) -> bool:
@@ -91,6 +95,7 @@ class HostStats:
 
     asked: int = 0
     refused: int = 0
+    stale: int = 0  # late answers to earlier questions, thrown away
     replaced: int = 0
     hands_replaced: int = 0
     build_seconds: float = 0.0  # building act messages and reading answers, not waiting
@@ -383,21 +388,24 @@ class Relay:
         has been replaced."""
         peer = self._peers.get(seat)
         if peer is None or seat in self._replaced or peer.gone:
-            if peer is not None and seat not in self._replaced:
-                self._replace(seat, "the connection closed")
+            if seat not in self._replaced:
+                self._replace(seat, "no outside program is connected" if peer is None
+                              else "the connection closed")
             return self._fallback(seat).act(obs)
         t0 = time.perf_counter()
         wire, ours = action_list(obs)
         self.stats.asked += 1
         self.stats.actions.append(len(wire))
-        peer.drain()
+        peer.stale += peer.unanswered
+        peer.unanswered = 0
         error: str | None = None
         for attempt in range(self.retries + 1):
             message = act_message(obs, wire, self._last, error)
             self.stats.build_seconds += time.perf_counter() - t0
             try:
                 peer.send(message)
-                text = peer.receive(self.timeout)
+                peer.unanswered += 1
+                text = self._answer(peer)
             except PeerGone:
                 self._peers.pop(seat, None)
                 self._replace(seat, "the connection closed")
@@ -419,6 +427,20 @@ class Relay:
                      + ("; asking again" if attempt < self.retries else ""))
         self._replace(seat, f"{error} ({self.retries + 1} times)" if error else "no answer")
         return self._fallback(seat).act(obs)
+
+
+    def _answer(self, peer: Peer) -> str:
+        """The next answer to the current question within the time limit, skipping answers
+        still owed for earlier ones."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            text = peer.receive(max(0.0, deadline - time.monotonic()))
+            if peer.stale > 0:
+                peer.stale -= 1
+                self.stats.stale += 1
+                continue
+            peer.unanswered = max(0, peer.unanswered - 1)
+            return text
 
 
 class OutsideSeat:

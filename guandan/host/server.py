@@ -64,15 +64,6 @@ class WebSocketPeer(Peer):
             raise PeerGone(self.name)
         return item if isinstance(item, str) else repr(item)
 
-    def drain(self) -> None:
-        while True:
-            try:
-                item = self.inbox.get_nowait()
-            except queue.Empty:
-                return
-            if item is _CLOSED:
-                self.inbox.put(_CLOSED)
-                return
 
     @property
     def gone(self) -> bool:
