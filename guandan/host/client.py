@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from guandan.cards import Card
+from guandan.cards import Card, sort_cards
 from guandan.host.notation import (
     WIRE_TO_KIND,
     card_from_wire,
@@ -134,7 +134,9 @@ class SeatView:
         index of its ``actionList`` entry."""
         self._levels(msg)
         level = self.level
-        self.hand = cards_from_wire(msg.get("handCards", []))
+        # in our own order (the protocol sorts otherwise), so our players see what they see
+        # in our games
+        self.hand = sort_cards(cards_from_wire(msg.get("handCards", [])), None)
         for s, info in zip(SEATS, msg.get("publicInfo") or [], strict=False):
             if isinstance(info, dict) and isinstance(info.get("rest"), int):
                 self.counts[s] = info["rest"]
