@@ -178,8 +178,10 @@ class SeatView:
             except ValueError:
                 ours = []
             if not ours:  # the table is a play our rules do not know: take the server's
-                seen: set[tuple[str, str | None, int]] = set()
-                ours = [p for _, p in readable if not (_key(p) in seen or seen.add(_key(p)))]
+                by_key: dict[tuple[str, str | None, int], Reading] = {}
+                for _, p in readable:
+                    by_key.setdefault(_key(p), p)
+                ours = list(by_key.values())
             for p in ours:
                 same = [(i, q) for i, q in readable if _key(q) == _key(p)]
                 exact = [i for i, q in same if q.signature() == p.signature()]

@@ -9,6 +9,7 @@ match is played in the calling thread, which waits on each connection's queue of
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import queue
 import re
@@ -152,10 +153,8 @@ class Lobby:
         """Close every connection (normal closure) and stop listening."""
         for peer in self.seating().values():
             if isinstance(peer, WebSocketPeer):
-                try:
+                with contextlib.suppress(Exception):  # a broken socket must not stop us
                     peer.close(reason)
-                except Exception:  # noqa: BLE001 — closing a broken socket must not stop us
-                    pass
         if self.server is not None:
             self.server.shutdown()
 
@@ -292,7 +291,7 @@ def host_main(argv: Sequence[str] | None = None) -> int:
     out: IO[str] | None = None
     try:
         lobby.wait_full()
-        out = Path(args.out).open("w", encoding="utf-8") if args.out else None
+        out = Path(args.out).open("w", encoding="utf-8") if args.out else None  # noqa: SIM115
         figures = host_session(lobby, seats, rules=args.rules, player=args.player,
                                hands=args.hands, seed=args.seed, timeout=args.timeout, out=out,
                                log=log)

@@ -90,8 +90,9 @@ def test_every_stage_is_told_and_records_replay() -> None:
         assert needed in stages
     begin = [m for m in peers[2].sent if m["stage"] == "beginning"]
     assert [m["myPos"] for m in begin] == [1, 1, 1]
+    spelt = {"BJ": "HR", "LJ": "SB"}
     assert Counter(begin[0]["handCards"]) == Counter(
-        c if c not in ("BJ", "LJ") else {"BJ": "HR", "LJ": "SB"}[c] for c in records[0]["deal"]["2"])
+        spelt.get(c, c) for c in records[0]["deal"]["2"])
     assert begin[0]["selfRank"] == begin[0]["oppoRank"] == begin[0]["curRank"] == "2"
     for r in records:
         assert r["outside"] == {"2": "two", "4": "four"}
@@ -135,7 +136,7 @@ def test_no_hidden_card_reaches_an_outside_program() -> None:
             if m["stage"] == "beginning" or m["type"] == "act":
                 shown = m["handCards"]
             elif m["stage"] == "back":
-                for giver, receiver, card in m["result"]:
+                for giver, receiver, _card in m["result"]:
                     assert seat - 1 in (giver, receiver)
             elif m["stage"] == "episodeOver":
                 assert all(pos == seat - 1 for pos, _ in m["restCards"])
@@ -205,7 +206,7 @@ def test_bad_peers_are_replaced_for_the_rest_of_the_hand() -> None:
     for kind, why in [("index", "not in actionList"), ("json", "not JSON"),
                       ("silent", "no answer within"), ("drop", "connection closed")]:
         peer = FakePeer(kind, _bad_then(kind, good_after=None))
-        records, relay = play({2: peer}, hands=2)
+        records, _ = play({2: peer}, hands=2)
         assert replay_records(records) == []
         replaced = records[0]["replaced"]
         assert [r["seat"] for r in replaced] == [2]
