@@ -37,7 +37,7 @@ from guandan.host.notation import (
     play_to_wire,
 )
 from guandan.match import PASS, Action, Match, Observation
-from guandan.players import Player, make_player
+from guandan.players import Player, Reason, make_player
 from guandan.readings import Reading
 from guandan.seats import SEATS, team_of
 from guandan.tribute import givers
@@ -451,8 +451,6 @@ class OutsideSeat:
     def __init__(self, relay: Relay, seat: int) -> None:
         self.relay = relay
         self.seat = seat
-        from guandan.players import Reason
-
         self.reason = Reason("바깥 프로그램이 골랐습니다.", "An outside program chose.")
 
     def act(self, obs: Observation) -> Action:
