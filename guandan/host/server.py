@@ -37,6 +37,12 @@ DEFAULT_PORT = 23456
 _CLOSED = object()
 
 
+#: Seconds between a connection's handshake and the first message sent on it. ws4py (which
+#: the competition's clients use) breaks when a message comes in the same read as the
+#: handshake's response: it parses it in two threads at once.
+SETTLE = 1.0
+
+
 class WebSocketPeer(Peer):
     """An outside program on a WebSocket connection; what it sends waits in ``inbox``."""
 
@@ -45,10 +51,15 @@ class WebSocketPeer(Peer):
         self.name = name
         self.inbox: queue.Queue[object] = queue.Queue()
         self._gone = threading.Event()
+        self._since = time.monotonic()
+        self._settled = False
 
     def send(self, message: Mapping[str, Any]) -> None:
         if self._gone.is_set():
             raise PeerGone(self.name)
+        if not self._settled:
+            time.sleep(max(0.0, self._since + SETTLE - time.monotonic()))
+            self._settled = True
         try:
             self.connection.send(json.dumps(message, separators=(",", ":")))
         except ConnectionClosed:

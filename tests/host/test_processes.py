@@ -182,6 +182,7 @@ def test_the_host_refuses_other_paths_and_a_full_table(tmp_path: Path,
     host = Server(["host", "--port", str(port), "--seats", "1", "--hands", "1", "--player",
                    "greedy", "--timeout", "0.2"], tmp_path)
     servers.append(host)
+    assert f"listening on ws://127.0.0.1:{port}/game/NAME" in host.log()  # loopback only
     with pytest.raises(InvalidStatus) as e:
         connect(f"ws://127.0.0.1:{port}/lobby")
     assert e.value.response.status_code == 404
