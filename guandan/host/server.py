@@ -154,8 +154,10 @@ class Lobby:
 
     def start(self, host: str, port: int) -> Server:
         """Listen on ``host``:``port`` in a background thread."""
+        # No keepalive pings: the competition's clients (ws4py) answer them in the thread that
+        # thinks, so a long think would close the connection; --timeout watches each answer.
         self.server = serve(self.handler, host, port, process_request=self.check_request,
-                            compression=None, max_size=1 << 16)
+                            compression=None, max_size=1 << 16, ping_interval=None)
         threading.Thread(target=self.server.serve_forever, daemon=True,
                          name="guandan-host").start()
         return self.server
