@@ -485,6 +485,12 @@ class ProgressLines:
             self.stream.flush()
 
 
+def _port(text: str) -> int:
+    from guandan.host.server import port_number
+
+    return port_number(text)
+
+
 def arena_main(argv: Sequence[str] | None = None) -> int:
     """``guandan arena``: parse the arguments, play, print the report; the exit code."""
     parser = argparse.ArgumentParser(
@@ -512,7 +518,7 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
                         help="players that search draw N deals per decision and ignore the "
                              "clock, so the figures repeat on any machine (default: the "
                              "page's time budget)")
-    parser.add_argument("--listen", type=int, default=None, metavar="PORT",
+    parser.add_argument("--listen", type=_port, default=None, metavar="PORT",
                         help="with the player name 'outside': two outside programs connect to "
                              "ws://HOST:PORT/game/NAME (the competition's protocol) and play "
                              "that side")

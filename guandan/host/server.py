@@ -254,6 +254,17 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 1-65535 (argparse type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1-65535, not {value}")
+    return value
+
+
 def host_main(argv: Sequence[str] | None = None) -> int:
     """``guandan host``: wait for the outside programs, play, print the figures."""
     parser = argparse.ArgumentParser(
@@ -263,7 +274,7 @@ def host_main(argv: Sequence[str] | None = None) -> int:
                     "plays the others.")
     parser.add_argument("--host", default="127.0.0.1",
                         help="interface to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT)
     parser.add_argument("--rules", default="site", choices=list(PRESETS))
     parser.add_argument("--seats", default="2,4",
                         help="seats (1-4) for outside programs, in connection order "
