@@ -60,10 +60,10 @@ def first(msg: dict[str, Any]) -> str:
 
 
 def play(peers: dict[int, FakePeer], hands: int = 2, seed: int = 3,
-         ours: str = "greedy") -> tuple[list[dict[str, Any]], Relay]:
+         ours: str = "greedy", rules: str = "site") -> tuple[list[dict[str, Any]], Relay]:
     relay = Relay(lambda: peers, fallback="greedy", timeout=0.01, seed=seed, setting=hands)
     players = {s: make_player(ours, seed=s) for s in (1, 2, 3, 4)}
-    match = Match("site", seed=seed)
+    match = Match(rules, seed=seed)
     records: list[dict[str, Any]] = []
     while len(records) < hands:
         relay.sync(match)
@@ -267,3 +267,15 @@ def test_a_late_answer_to_an_earlier_question_is_thrown_away() -> None:
     mine = [a for a in records[0]["actions"] if a["seat"] == 2]
     chosen = third["actionList"][0]
     assert ("pass" in mine[1]) == (chosen[0] == "PASS")
+
+
+def test_the_preset_decides_which_cards_may_go_back() -> None:
+    for rules in ("site", "huaian"):
+        peers = {s: FakePeer(f"p{s}", first) for s in (1, 2, 3, 4)}
+        records, _ = play(peers, hands=4, seed=5, rules=rules)
+        assert replay_records(records) == []
+        offered = [m["actionList"] for p in peers.values() for m in p.sent
+                   if m["type"] == "act" and m["stage"] == "back"]
+        assert offered
+        big = {c for lst in offered for _, _, (c,) in lst if c[1] in "JQKARB"}
+        assert bool(big) == (rules == "huaian")  # site: only cards up to 10 go back
