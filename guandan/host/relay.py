@@ -5,7 +5,7 @@ at it (each a :class:`Peer`). The loop that plays the match calls it around ever
 
     relay.sync(match)                       # the new hand's beginning, tribute, anti-tribute
     obs = match.observation(seat)
-    action = relay.act(seat, obs) if relay.is_outside(seat) else ours[seat].act(obs)
+    action = relay.act(seat, obs) if seat in outside else ours[seat].act(obs)
     match.apply(action)
     relay.applied(match, seat, action, obs) # play/pass, back, episodeOver, gameOver
 
@@ -15,9 +15,10 @@ return it was not part of is left out of its ``back`` notice, and ``episodeOver`
 own remaining cards.
 
 A bad answer (an index outside ``actionList``, malformed JSON, no answer within ``timeout``) is
-refused: the ``act`` message is sent again with an ``error`` field saying why. After ``retries``
-such refusals, or at once when the connection drops, the seat is played by our ``fallback``
-player for the rest of the hand; the hand's record lists it under ``replaced``.
+refused: the ``act`` message is sent again with an ``error`` field saying why (``retries`` times,
+default once). After one more bad answer, or at once when the connection drops, the seat is
+played by our ``fallback`` player for the rest of the hand; the hand's record lists it under
+``replaced`` (and every hand's record names its outside programs under ``outside``).
 """
 
 from __future__ import annotations
