@@ -33,6 +33,10 @@ depend on the clock, unlike ``search`` with its time budget), only the decision 
 exactly the deal sets of the whole (``--hands 1000`` then ``--hands 1000 --first 1001``). On a
 terminal a progress bar shows; otherwise (a log, ``nohup``) a line each tenth of the hands.
 
+``--players search,outside --listen PORT`` seats two outside programs, which connect to
+``ws://127.0.0.1:PORT/game/NAME`` and speak the Guandan AI competition's protocol, on one side
+(see :mod:`guandan.host.arena`; ``--timeout``, ``--fallback``, ``--host``).
+
 ``--samples N`` makes every player that searches draw exactly ``N`` sampled deals per decision
 and ignore its clock (``make_player("search", samples=N, budget_ms=None)``). The page's search
 stops at a time budget, so its strength follows the machine's speed; with ``--samples`` the
