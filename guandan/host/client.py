@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from guandan.cards import Card, sort_cards
+from guandan.cards import RANK_VALUE, VALUE_RANK, Card, sort_cards
 from guandan.host.notation import (
     WIRE_TO_KIND,
     card_from_wire,
@@ -39,6 +39,15 @@ def _seat(position: object) -> int:
     if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position <= 3:
         raise ValueError(f"not a protocol position: {position!r}")
     return position + 1
+
+
+def _rank(value: object) -> str | None:
+    """A level as servers write it: ``"7"``, ``"T"``, or a number 2-14 (14 is A)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 14:
+        return VALUE_RANK[value]
+    if isinstance(value, str) and value in RANK_VALUE:
+        return value
+    return None
 
 
 def _key(play: Reading) -> tuple[str, str | None, int]:
@@ -72,13 +81,14 @@ class SeatView:
         self.leader: int | None = None
 
     def _levels(self, msg: dict[str, Any]) -> None:
-        if "curRank" in msg and str(msg["curRank"]) in ("2", "3", "4", "5", "6", "7", "8",
-                                                         "9", "T", "J", "Q", "K", "A"):
-            self.level = str(msg["curRank"])
-        if self.seat and "selfRank" in msg and "oppoRank" in msg:
+        level = _rank(msg.get("curRank"))
+        if level is not None:
+            self.level = level
+        own_level, other_level = _rank(msg.get("selfRank")), _rank(msg.get("oppoRank"))
+        if self.seat and own_level is not None and other_level is not None:
             own = team_of(self.seat)
             other = "24" if own == "13" else "13"
-            self.team_levels = {own: str(msg["selfRank"]), other: str(msg["oppoRank"])}
+            self.team_levels = {own: own_level, other: other_level}
 
     def _reading(self, item: object) -> Reading | None:
         """A play the server reports; read by our rules where possible, else as reported."""

@@ -81,3 +81,10 @@ def test_a_return_and_a_tribute_the_server_asks_for() -> None:
     tribute = {**_act([["tribute", "tribute", ["HR"]], ["tribute", "tribute", ["SB"]]]),
                "stage": "tribute"}
     assert choose(view, make_player("greedy"), tribute) == 0  # the big joker, as our rules give
+
+
+def test_levels_written_as_numbers() -> None:
+    view = SeatView()
+    view.notify({"type": "notify", "stage": "beginning", "myPos": 0, "handCards": HAND,
+                 "curRank": 10, "selfRank": 10, "oppoRank": 14})
+    assert view.level == "T" and view.team_levels == {"13": "T", "24": "A"}
