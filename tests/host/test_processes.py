@@ -103,7 +103,7 @@ def test_four_example_clients_play_through_guandan_host(tmp_path: Path,
     shutil.copytree(COMPBOTS / "example-clients", folder)
     port, out = free_port(), tmp_path / "hands.jsonl"
     host = Server(["host", "--port", str(port), "--seats", "1,2,3,4", "--hands", "2",
-                   "--player", "greedy", "--out", str(out)], tmp_path)
+                   "--player", "greedy", "--timeout", "60", "--out", str(out)], tmp_path)
     servers.append(host)
     procs = [client(folder / f"client{i}.py", port, tmp_path / f"c{i}.log") for i in (1, 2, 3, 4)]
     figures = json.loads(host.wait())
@@ -150,8 +150,10 @@ def test_rule_bots_play_a_hand(bot: str, scripts: tuple[str, str], tmp_path: Pat
 def test_bad_peers_are_refused_then_replaced(mode: str, why: str | None, asked: int | None,
                                              tmp_path: Path, servers: list[Server]) -> None:
     port, out = free_port(), tmp_path / "hands.jsonl"
+    # a short limit only where silence is the test: a loaded machine may be slow to answer
+    timeout = "0.5" if mode == "silent" else "30"
     host = Server(["host", "--port", str(port), "--seats", "3", "--hands", "1", "--player",
-                   "greedy", "--timeout", "0.5", "--out", str(out)], tmp_path)
+                   "greedy", "--timeout", timeout, "--out", str(out)], tmp_path)
     servers.append(host)
     bad = subprocess.run([PY, str(HERE / "bad_client.py"), f"ws://127.0.0.1:{port}/game/bad",
                           mode], capture_output=True, text=True, timeout=120)
@@ -254,7 +256,8 @@ def test_arena_seats_two_example_clients_in_duplicate(tmp_path: Path,
     shutil.copytree(COMPBOTS / "example-clients", folder)
     port, out = free_port(), tmp_path / "arena.jsonl"
     arena = Server(["arena", "--players", "greedy,outside", "--listen", str(port), "--hands",
-                    "3", "--mode", "hand", "--json", "--no-progress", "--out", str(out)],
+                    "3", "--mode", "hand", "--json", "--no-progress", "--timeout", "60",
+                    "--out", str(out)],
                    tmp_path)
     servers.append(arena)
     procs = [client(folder / f"client{i}.py", port, tmp_path / f"c{i}.log") for i in (1, 2)]
