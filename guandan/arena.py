@@ -33,6 +33,10 @@ depend on the clock, unlike ``search`` with its time budget), only the decision 
 exactly the deal sets of the whole (``--hands 1000`` then ``--hands 1000 --first 1001``). On a
 terminal a progress bar shows; otherwise (a log, ``nohup``) a line each tenth of the hands.
 
+``--players search,outside --listen PORT`` seats two outside programs, which connect to
+``ws://127.0.0.1:PORT/game/NAME`` and speak the Guandan AI competition's protocol, on one side
+(see :mod:`guandan.host.arena`; ``--timeout``, ``--fallback``, ``--host``).
+
 ``--samples N`` makes every player that searches draw exactly ``N`` sampled deals per decision
 and ignore its clock (``make_player("search", samples=N, budget_ms=None)``). The page's search
 stops at a time budget, so its strength follows the machine's speed; with ``--samples`` the
@@ -234,12 +238,19 @@ def play_deal_set(
     mode: str,
     max_hands: int,
     out: IO[str] | None,
+    relay: Any = None,
 ) -> int:
-    """Play one deal set in one seating (``seating``: team -> player name); hands played."""
+    """Play one deal set in one seating (``seating``: team -> player name); hands played.
+
+    ``relay`` (a :class:`guandan.host.relay.Relay`, for outside programs) hears of every action
+    and tells them; their seats' players ask it for their actions.
+    """
     match = _start(rules, seed, index, mode)
     a_team = "13" if seating["13"] == result.a else "24"
     played = 0
     while match.to_act is not None:
+        if relay is not None:
+            relay.sync(match)
         seat = match.to_act
         player = players[seat]
         obs = match.observation(seat)
@@ -248,6 +259,8 @@ def play_deal_set(
         result.timing[seating[team_of(seat)]].times.append(time.perf_counter() - t0)
         before = len(match.records)
         match.apply(action)
+        if relay is not None:
+            relay.applied(match, seat, action, obs)
         if len(match.records) > before:
             played += 1
             rec = match.records[-1]
@@ -478,6 +491,12 @@ class ProgressLines:
             self.stream.flush()
 
 
+def _port(text: str) -> int:
+    from guandan.host.server import port_number
+
+    return port_number(text)
+
+
 def arena_main(argv: Sequence[str] | None = None) -> int:
     """``guandan arena``: parse the arguments, play, print the report; the exit code."""
     parser = argparse.ArgumentParser(
@@ -505,8 +524,23 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
                         help="players that search draw N deals per decision and ignore the "
                              "clock, so the figures repeat on any machine (default: the "
                              "page's time budget)")
+    parser.add_argument("--listen", type=_port, default=None, metavar="PORT",
+                        help="with the player name 'outside': two outside programs connect to "
+                             "ws://HOST:PORT/game/NAME (the competition's protocol) and play "
+                             "that side")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="interface --listen listens on (default 127.0.0.1)")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds an outside program has for each answer (default 10)")
+    parser.add_argument("--fallback", default="heuristic",
+                        help="our player for an outside seat whose program fails (default "
+                             "heuristic)")
     args = parser.parse_args(list(sys.argv[2:] if argv is None else argv))
     names = [x.strip() for x in args.players.split(",")]
+    if "outside" in names or args.listen is not None:
+        from guandan.host.arena import outside_arena_main
+
+        return outside_arena_main(args, names)
     if len(names) != 2 or any(n not in REGISTRY for n in names):
         print(f"guandan arena: --players needs two names from {', '.join(sorted(REGISTRY))} "
               f"(got {args.players!r})", file=sys.stderr)

@@ -31,6 +31,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
               "duplicate matches between players, with statistics (see arena --help)"),
     "train": ("guandan.env.train", "train_main",
               "train a policy on batched tables (numpy; see train --help)"),
+    "host": ("guandan.host.server", "host_main",
+             "serve the Guandan AI competition's protocol to outside programs (host --help)"),
+    "connect": ("guandan.host.client", "connect_main",
+                "play one seat on a server of that protocol: connect URL --player NAME"),
 }
 
 
