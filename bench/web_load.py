@@ -193,8 +193,10 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--ai-workers", type=int, default=2)
     ap.add_argument("--cwd", default=str(ROOT), help="the checkout whose server is measured")
-    ap.add_argument("--server-args", default="",
-                    help="more arguments of guandan serve (e.g. --max-games-per-client 1000)")
+    # Every simulated player comes from 127.0.0.1: without this the per-client limit (20 games)
+    # refuses most of the games. A checkout from before the limits takes --server-args "".
+    ap.add_argument("--server-args", default="--max-games-per-client 1000",
+                    help="more arguments of guandan serve (default: lift the per-client limit)")
     ap.add_argument("--label", default="after")
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "web_load.json"))
     args = ap.parse_args()
