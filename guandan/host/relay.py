@@ -85,6 +85,9 @@ class Replacement:
     seat: int
     turn: int  # actions of the hand already taken (returns included) when it was replaced
     reason: str
+    #: Why, as a word for a page to say in its language: ``closed`` (the connection),
+    #: ``absent`` (no program), ``silent`` (no answer in time), ``refused`` (bad answers).
+    code: str = "refused"
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "turn": self.turn, "reason": self.reason}
@@ -238,12 +241,12 @@ class Relay:
             peer.send(message)
         except PeerGone:
             self._peers.pop(seat, None)
-            self._replace(seat, "the connection closed")
+            self._replace(seat, "the connection closed", "closed")
 
-    def _replace(self, seat: int, reason: str) -> None:
+    def _replace(self, seat: int, reason: str, code: str = "refused") -> None:
         if seat in self._replaced or self._match is None:
             return
-        self._replaced[seat] = Replacement(seat, self._turns, reason)
+        self._replaced[seat] = Replacement(seat, self._turns, reason, code)
         self.stats.replaced += 1
         self.log(f"seat {seat} is played by {self.fallback} for the rest of hand "
                  f"{self._hand}: {reason}")
@@ -374,6 +377,21 @@ class Relay:
 
     # -- asking ----------------------------------------------------------------------------
 
+    @property
+    def hand(self) -> int:
+        """The number of the hand whose beginning was told (0: none yet)."""
+        return self._hand
+
+    @property
+    def outside(self) -> dict[int, str]:
+        """The outside programs of the current hand, by seat (those told its beginning)."""
+        return dict(self._outside)
+
+    @property
+    def replacements(self) -> dict[int, Replacement]:
+        """The outside seats played by our player for the rest of the current hand."""
+        return dict(self._replaced)
+
     def is_outside(self, seat: int) -> bool:
         """Whether an outside program plays ``seat`` now (not replaced)."""
         return seat in self._peers and seat not in self._replaced
@@ -387,12 +405,18 @@ class Relay:
     def act(self, seat: int, obs: Observation) -> Action:
         """The action of outside seat ``seat``: its program's answer, or our player's once it
         has been replaced."""
+        action = self.ask(seat, obs)
+        return self._fallback(seat).act(obs) if action is None else action
+
+    def ask(self, seat: int, obs: Observation) -> Action | None:
+        """The answer of outside seat ``seat``'s program, or None once the seat is replaced:
+        our player then decides (``act`` asks ``fallback``; the web game asks its AI)."""
         peer = self._peers.get(seat)
         if peer is None or seat in self._replaced or peer.gone:
             if seat not in self._replaced:
-                self._replace(seat, "no outside program is connected" if peer is None
-                              else "the connection closed")
-            return self._fallback(seat).act(obs)
+                self._replace(seat, *(("no outside program is connected", "absent")
+                                      if peer is None else ("the connection closed", "closed")))
+            return None
         t0 = time.perf_counter()
         wire, ours = action_list(obs)
         self.stats.asked += 1
@@ -400,6 +424,7 @@ class Relay:
         peer.stale += peer.unanswered
         peer.unanswered = 0
         error: str | None = None
+        code = "refused"
         for attempt in range(self.retries + 1):
             message = act_message(obs, wire, self._last, error)
             self.stats.build_seconds += time.perf_counter() - t0
@@ -409,16 +434,16 @@ class Relay:
                 text = self._answer(peer)
             except PeerGone:
                 self._peers.pop(seat, None)
-                self._replace(seat, "the connection closed")
-                return self._fallback(seat).act(obs)
+                self._replace(seat, "the connection closed", "closed")
+                return None
             except TimeoutError:
-                error = f"no answer within {self.timeout:g} s"
+                error, code = f"no answer within {self.timeout:g} s", "silent"
             else:
                 t0 = time.perf_counter()
                 try:
                     i = read_answer(text, len(wire))
                 except ValueError as e:
-                    error = str(e)
+                    error, code = str(e), "refused"
                 else:
                     self.stats.build_seconds += time.perf_counter() - t0
                     return ours[i]
@@ -426,8 +451,9 @@ class Relay:
             self.stats.refused += 1
             self.log(f"seat {seat} ({peer.name}): refused, {error}"
                      + ("; asking again" if attempt < self.retries else ""))
-        self._replace(seat, f"{error} ({self.retries + 1} times)" if error else "no answer")
-        return self._fallback(seat).act(obs)
+        self._replace(seat, f"{error} ({self.retries + 1} times)" if error else "no answer",
+                      code)
+        return None
 
 
     def _answer(self, peer: Peer) -> str:

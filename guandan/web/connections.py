@@ -68,6 +68,10 @@ class GuardedH11Protocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        self._disarm()  # the connection is a WebSocket's now (``outside``): no more heads
+        super().handle_websocket_upgrade(event)
+
 
 def connection_limit() -> int:
     """Connections served at once: well below the process's file handles, so that saving a
@@ -84,4 +88,7 @@ def uvicorn_settings(header_timeout: float = HEADER_TIMEOUT,
     os.environ["GUANDAN_HEADER_TIMEOUT"] = str(header_timeout)
     return {"http": GuardedH11Protocol, "timeout_keep_alive": keep_alive,
             "limit_concurrency": connection_limit(), "backlog": 512,
-            "proxy_headers": True, "forwarded_allow_ips": "127.0.0.1"}
+            "proxy_headers": True, "forwarded_allow_ips": "127.0.0.1",
+            # Outside programs' WebSockets (``outside``): small messages, and no pings, which
+            # the competition's clients answer only between two decisions.
+            "ws_max_size": 1 << 16, "ws_ping_interval": None}

@@ -31,6 +31,8 @@ class NewGameIn(_In):
     team_levels: dict[Literal["13", "24"], Level] | None = None
     level_team: Literal["13", "24"] | None = None
     a_tries: dict[Literal["13", "24"], int] | None = None
+    #: Seats left to outside programs (the competition's protocol, ``guandan.web.outside``).
+    outside: list[Literal[2, 3, 4]] = Field(default=[], max_length=3)
 
 
 class PlayIn(_In):
@@ -121,6 +123,41 @@ class EndedHand(BaseModel):
     finish_order: list[int]
 
 
+class OutsideSeatOut(BaseModel):
+    """A seat left to an outside program: it connects to ``ws://HOST:PORT`` + ``path``."""
+
+    seat: int
+    path: str
+
+
+OutsideState = Literal["waiting", "ready", "playing", "dropped", "replaced", "next_hand", "ai",
+                       "unavailable"]
+
+
+class OutsideSeatStatus(OutsideSeatOut):
+    """What an outside seat is doing now (``GET /api/games/{id}/outside``).
+
+    ``state``: ``waiting`` (the hand waits for its program), ``ready`` (connected, the hand not
+    begun yet), ``playing``, ``dropped`` (gone: our AI takes over at its turn), ``replaced``
+    (our AI plays the rest of the hand: ``reason``), ``next_hand`` (a program connected during
+    the hand plays from the next one), ``ai`` (no program: our AI plays this hand), or
+    ``unavailable`` (this server cannot seat outside programs: our AI plays).
+    """
+
+    connected: bool
+    state: OutsideState
+    reason: str | None = None  # replaced: closed | absent | silent | refused
+    detail: str | None = None  # replaced: the reason in words (English)
+    refused: int = 0  # answers refused (asked again) since the game was opened here
+    connections: int = 0  # programs that took the seat since then
+
+
+class OutsideOut(BaseModel):
+    available: bool
+    waiting: list[int]  # seats whose program the game waits for (nothing moves until then)
+    seats: list[OutsideSeatStatus]
+
+
 class GameState(BaseModel):
     id: str
     preset: PresetName
@@ -157,6 +194,7 @@ class GameState(BaseModel):
     #: only to the game as it was seen (a retried request cannot act twice).
     version: int = 0
     ended: EndedHand | None = None  # with a result shown (or the match won): the hand it ended
+    outside: list[OutsideSeatOut] = []  # seats left to outside programs
 
 
 class StepOut(BaseModel):

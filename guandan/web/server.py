@@ -26,7 +26,7 @@ from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.staticfiles import StaticFiles
 
-from guandan.web import connections, errors
+from guandan.web import connections, errors, outside
 from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool, end_with_parent
 from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
 from guandan.web.routers import games, pages, records
@@ -47,7 +47,8 @@ def default_data_dir() -> Path:
 def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                ai_workers: int = 0, allow_seed: bool = False, database: str | None = None,
                limits: Limits | None = None, ai_budget_ms: float = DEFAULT_BUDGET_MS,
-               ai_target_s: float = DEFAULT_TARGET_S) -> FastAPI:
+               ai_target_s: float = DEFAULT_TARGET_S, outside_seats: bool = True,
+               outside_timeout: float = outside.DEFAULT_TIMEOUT) -> FastAPI:
     """The web game's application, saving games in ``database`` (default: the SQLite file in
     ``data_dir``, see ``default_data_dir``).
 
@@ -57,15 +58,19 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     ``ai_budget_ms`` a decision, less under load (``ai.AIPool``). ``allow_seed`` lets a new
     game name its seed (tests, replaying a deal): the seed decides every deal, so a player
     who chooses it could know the AI's cards; it is off unless asked for. ``limits``: the
-    games kept (``store.Limits``).
+    games kept (``store.Limits``). ``outside_seats``: whether a game may leave seats to
+    outside programs (not with several server processes, see ``outside``), each of which has
+    ``outside_timeout`` s for an answer.
     """
     folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
     store = open_store(database, folder, ai=ai, limits=limits)
     pool = AIPool(ai_workers, budget_ms=ai_budget_ms, target_s=ai_target_s)
+    seats = outside.Outside(store, available=outside_seats, timeout=outside_timeout)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        await seats.shutdown()
         pool.shutdown()  # the workers end with the server, none left behind
         store.close()
 
@@ -73,6 +78,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                   openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.store = store
     app.state.ai = pool
+    app.state.outside = seats
     app.state.allow_seed = allow_seed
     # The last added runs first: headers on every answer, then the body's guard.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
@@ -82,6 +88,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     app.include_router(pages.router)
     app.include_router(games.router)
     app.include_router(records.router)
+    app.include_router(outside.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
@@ -97,7 +104,8 @@ def app_from_environment() -> FastAPI:
     s = json.loads(os.environ[ENV_SETTINGS])
     return create_app(s["data_dir"], ai=s["ai"], ai_workers=s["ai_workers"],
                       allow_seed=s["allow_seed"], database=s["database"],
-                      limits=Limits(**s["limits"]), ai_target_s=s["ai_target"])
+                      limits=Limits(**s["limits"]), ai_target_s=s["ai_target"],
+                      outside_seats=False)  # a program's socket would pin one process
 
 
 def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
@@ -117,7 +125,9 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
                     idle_ttl=args.keep_idle_days * 86400.0)
     try:
         app = create_app(data_dir, ai=args.ai, ai_workers=workers, allow_seed=args.allow_seed,
-                         database=args.database, limits=limits, ai_target_s=args.ai_target)
+                         database=args.database, limits=limits, ai_target_s=args.ai_target,
+                         outside_seats=args.processes <= 1,
+                         outside_timeout=args.outside_timeout)
     except ValueError as e:
         raise SystemExit(f"guandan serve: {e}") from None
     settings = connections.uvicorn_settings(args.header_timeout, args.keep_alive)
@@ -178,5 +188,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--keep-alive", type=float, default=connections.KEEP_ALIVE,
                         help="seconds an idle connection is kept open after an answer "
                              f"(default {connections.KEEP_ALIVE:g})")
+    parser.add_argument("--outside-timeout", type=float, default=outside.DEFAULT_TIMEOUT,
+                        help="seconds an outside program seated on the page has for each "
+                             f"answer (default {outside.DEFAULT_TIMEOUT:g})")
     parser.add_argument("--allow-seed", action="store_true",
                         help="let a new game choose its seed (tests; the seed decides the deals)")

@@ -27,6 +27,7 @@ from guandan.web.models import (
     Event,
     GameState,
     HandResult,
+    OutsideSeatOut,
     PlayOut,
     ReplayOut,
     TableOut,
@@ -34,6 +35,7 @@ from guandan.web.models import (
     WhyOut,
 )
 from guandan.web.store import Game
+from guandan.web.store.game import outside_path
 
 HUMAN = 1
 
@@ -534,6 +536,7 @@ def state_out(game: Game) -> GameState:
         ai=game.ai,
         hint_ai=game.hint_ai,
         ended=ended,
+        outside=[OutsideSeatOut(seat=s, path=outside_path(game.id, s)) for s in game.outside],
     )
 
 

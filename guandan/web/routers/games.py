@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
@@ -42,6 +42,7 @@ from guandan.web.models import (
     StepIn,
     StepOut,
 )
+from guandan.web.outside import OutsideDep
 from guandan.web.store import DEFAULT_LEVEL, Changed, Game, new_id
 from guandan.web.views import HUMAN, Refusal
 
@@ -62,7 +63,9 @@ def new_match(preset: str, seed: int | None, team_levels: dict[str, str] | None 
 
 
 @router.post("", status_code=201)
-async def create_game(body: NewGameIn, request: Request, store: StoreDep) -> GameState:
+async def create_game(body: NewGameIn, request: Request, store: StoreDep,
+                      outside: OutsideDep) -> GameState:
+    seats = outside.check_new(list(body.outside))
     if body.seed is not None and not request.app.state.allow_seed:
         raise Refusal("seed_not_allowed", "this server deals its own cards: a new game "
                       "cannot choose its seed (start the server with --allow-seed)",
@@ -77,9 +80,10 @@ async def create_game(body: NewGameIn, request: Request, store: StoreDep) -> Gam
     except (ValueError, TypeError) as e:
         raise Refusal("bad_request", str(e), status=422) from None
     game = Game(id=new_id(), preset=body.preset, match=match,
-                difficulty=body.difficulty or DEFAULT_LEVEL)
+                difficulty=body.difficulty or DEFAULT_LEVEL, outside=seats)
     client = request.client.host if request.client else ""
     game = await run_in_threadpool(store.create, game, client)
+    outside.session(game)  # its addresses answer from now on
     return state_of(game)
 
 
@@ -89,15 +93,18 @@ async def get_game(game: ReadGame) -> GameState:
 
 
 @router.delete("/{game_id}", status_code=204)
-async def delete_game(game_id: str, store: StoreDep) -> Response:
+async def delete_game(game_id: str, store: StoreDep, outside: OutsideDep) -> Response:
     async with held(store, game_id):  # an AI step finishing now cannot save the game again
         await run_in_threadpool(store.delete, game_id, False)
+    await outside.close(game_id, "the game was deleted")
     return Response(status_code=204)
 
 
 @router.post("/{game_id}/play")
-async def play(game: ChangeGame, body: PlayIn) -> GameState:
+async def play(game: ChangeGame, body: PlayIn, outside: OutsideDep,
+               later: BackgroundTasks) -> GameState:
     obs = views.check_turn(game, "play")
+    outside.gate(game, later)
     cards = views.parse_input_cards(body.cards)
     reading_ = views.choose_play(obs, cards, body.kind, body.rank)
     views.apply(game.match, reading_)
@@ -105,16 +112,20 @@ async def play(game: ChangeGame, body: PlayIn) -> GameState:
 
 
 @router.post("/{game_id}/pass")
-async def pass_turn(game: ChangeGame) -> GameState:
+async def pass_turn(game: ChangeGame, outside: OutsideDep,
+                    later: BackgroundTasks) -> GameState:
     obs = views.check_turn(game, "play")
+    outside.gate(game, later)
     views.check_pass(obs)
     views.apply(game.match, PASS)
     return state_of(game)
 
 
 @router.post("/{game_id}/return")
-async def return_card(game: ChangeGame, body: ReturnIn) -> GameState:
+async def return_card(game: ChangeGame, body: ReturnIn, outside: OutsideDep,
+                      later: BackgroundTasks) -> GameState:
     obs = views.check_turn(game, "return")
+    outside.gate(game, later)
     card = views.check_return(obs, body.card)
     views.apply(game.match, card)
     return state_of(game)
@@ -155,7 +166,7 @@ async def hint(game_id: str, store: StoreDep, ai: AIDep) -> HintOut:
 
 @router.post("/{game_id}/step")
 async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
-               body: StepIn | None = None) -> StepOut:
+               outside: OutsideDep, body: StepIn | None = None) -> StepOut:
     """One action by the seat to act: an AI seat, or seat 1 when auto-play is on."""
     auto = body.auto if body is not None else False
     async with reading(store, game_id) as game:
@@ -168,15 +179,26 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
             raise Refusal("match_over", "the match is over: start a new one")
         if seat == HUMAN and not auto:
             raise Refusal("your_turn", "it is your turn")
+        outside.check_ready(game)
         obs = game.match.observation(seat)
         version = game.version
         name = game.player_name(seat)
-    d = await ai.decide(name, seat, obs)  # no lock held: the game stays readable
+        asks = outside.asks(game, seat)  # an outside program's seat: the game as it is
+    notes: dict[str, Any] | None = None
+    if asks is not None:  # its program answers (or our AI, once it is replaced)
+        d, notes = await outside.decide(game_id, asks, seat, obs, name, ai)
+    else:
+        d = await ai.decide(name, seat, obs)  # no lock held: the game stays readable
     async with changing(store, game_id, expect=version) as game:
         m = game.match
         hand_before = m.hand_number
+        if notes is not None:
+            outside.note(game, notes)
+        elif seat in game.outside:
+            outside.unavailable_note(game, seat)
         views.apply(m, d.action)
         state = state_of(game)
+    outside.later(game)
     event = None
     if m.hand_number == hand_before and state.history:
         event = state.history[-1]
@@ -186,7 +208,7 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
 
 
 @router.post("/{game_id}/next")
-async def next_hand(game: ChangeGame) -> GameState:
+async def next_hand(game: ChangeGame, outside: OutsideDep) -> GameState:
     """다시 하기: past the shown result, on to the next hand (after a final victory, a new
     match under the same preset)."""
     pending = views.pending_result(game)
@@ -198,4 +220,6 @@ async def next_hand(game: ChangeGame) -> GameState:
         game.match = new_match(game.preset, None, match_number=game.match_number + 1)
         game.match_number += 1
         game.seen_results = 0
+        game.outside_notes = {}
+    outside.later(game)
     return state_of(game)

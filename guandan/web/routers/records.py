@@ -29,7 +29,7 @@ async def replay(game: ReadGame, hand: int) -> ReplayOut:
 
 @router.get("/export")
 async def export(game: ReadGame) -> Response:
-    lines = [json.dumps(r, ensure_ascii=False) for r in game.match.records]
+    lines = [json.dumps(r, ensure_ascii=False) for r in game.records()]
     name = f"guandan-match{game.match_number}-{time.strftime('%Y%m%d')}.jsonl"
     return Response("\n".join(lines) + ("\n" if lines else ""),
                     media_type="application/x-ndjson",

@@ -62,6 +62,18 @@ def id_hash(game_id: str) -> str:
     return hashlib.sha256(game_id.encode()).hexdigest()[:40]
 
 
+def outside_path(game_id: str, seat: int) -> str:
+    """The WebSocket path where an outside program takes ``seat`` of the game (served by the
+    page's own server): derived from the id, so that the program never learns the id (which
+    would show it seat 1's cards)."""
+    token = hashlib.sha256(f"guandan outside seat {seat} of {game_id}".encode()).hexdigest()
+    return f"/game/{token[:32]}"
+
+
+#: The seats a new game may leave to outside programs (seat 1 is the person's).
+OUTSIDE_SEATS = (2, 3, 4)
+
+
 def new_id() -> str:
     """A new game id: unguessable, and the only key to the game."""
     return secrets.token_urlsafe(24)
@@ -86,6 +98,11 @@ class Game:
     ai: str = "greedy"
     hint_ai: str = "greedy"
     version: int = 0
+    #: Seats left to outside programs (the competition's protocol, ``guandan.web.outside``).
+    outside: tuple[int, ...] = ()
+    #: By hand of the current match: the outside programs that played it and the seats our AI
+    #: took over (``outside``, ``replaced`` of its ``guandan-hand/1`` record).
+    outside_notes: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -99,8 +116,18 @@ class Game:
     def player_name(self, seat: int) -> str:
         return self.hint_ai if seat == 1 else self.ai
 
+    def records(self) -> list[dict[str, Any]]:
+        """The match's hand records, with what ``outside_notes`` says of each hand."""
+        if not self.outside_notes:
+            return self.match.records
+        return [r | self.outside_notes.get(r["hand"], {}) for r in self.match.records]
+
     def to_json(self) -> dict[str, Any]:
-        return {
+        extra: dict[str, Any] = {}
+        if self.outside:
+            extra["outside"] = list(self.outside)
+            extra["outside_notes"] = {str(k): v for k, v in self.outside_notes.items()}
+        return extra | {
             "format": SAVE_FORMAT,
             "id_hash": self.key,
             "preset": self.preset,
@@ -158,15 +185,34 @@ def decode(game_id: str, raw: bytes, version: int) -> Game:
         seen = _int(data, "seen_results", 0)
         if seen > len(match.results):
             raise ValueError(f"seen_results {seen} but {len(match.results)} hands finished")
+        outside, notes = _outside(data)
         game = Game(id=game_id, preset=preset, match=match,
                     match_number=_int(data, "match_number", 1), seen_results=seen,
-                    created=float(created), difficulty=difficulty, version=version)
+                    created=float(created), difficulty=difficulty, version=version,
+                    outside=outside, outside_notes=notes)
         game.match.observation(1)  # the person's view can be made
         return game
     except RecursionError:
         raise CorruptSave("the save is damaged (nested too deeply)") from None
     except Exception as e:  # any damage in the save: a clear error, never a crash
         raise CorruptSave(f"the save is damaged ({type(e).__name__}: {_short(e)})") from None
+
+
+def _outside(data: dict[str, Any]) -> tuple[tuple[int, ...], dict[int, dict[str, Any]]]:
+    """The outside seats and their notes of a save (none in older saves)."""
+    seats = data.get("outside", [])
+    if not isinstance(seats, list) or any(s not in OUTSIDE_SEATS or isinstance(s, bool)
+                                          for s in seats) or len(set(seats)) != len(seats):
+        raise ValueError(f"outside must list distinct seats 2-4, not {seats!r}")
+    raw = data.get("outside_notes", {})
+    if not isinstance(raw, dict):
+        raise ValueError("outside_notes must be an object")
+    notes: dict[int, dict[str, Any]] = {}
+    for k, v in raw.items():
+        if not k.isdigit() or not isinstance(v, dict) or set(v) - {"outside", "replaced"}:
+            raise ValueError(f"outside_notes: bad entry {k!r}")
+        notes[int(k)] = v
+    return tuple(seats), notes
 
 
 def _short(e: Exception) -> str:

@@ -1,0 +1,526 @@
+"""Outside programs at the page's seats: the competition's protocol on the web server.
+
+A new game may leave seats 2, 3 and/or 4 to outside programs (``NewGameIn.outside``). Each
+such seat has its own address on this server, ``ws://HOST:PORT/game/<token>``
+(``store.game.outside_path``: derived from the game's id, which the program never learns). A
+program that connects there plays the seat with the protocol of ``guandan host``: the messages
+are built and the answers read by ``guandan.host.relay.Relay`` (one per game), so the page and
+``guandan host`` speak one protocol, with one set of rules for bad peers.
+
+How it fits the page's flow:
+
+- The page asks the server to step for the seat to act, as for the AI. For an outside seat
+  the server asks its program (``Outside.decide``); once the seat is replaced (a bad answer
+  twice, silence past ``timeout`` twice, a dropped connection) our AI decides for it for the
+  rest of the hand, and the hand's record says so (``Game.outside_notes``).
+- The relay follows the game on a copy of the match of its own (the *shadow*), brought up to
+  the saved game after every change (``catch_up``): each action the person, the AI or a
+  program took is told to the programs as the protocol's ``notify`` messages, built from each
+  seat's own observation. The programs never receive another seat's cards, the browser never
+  receives theirs.
+- **Waiting**: a hand begins for the programs (their ``beginning`` message) only when every
+  outside seat has its program. Until then nothing moves: the person's actions and the steps
+  are refused with ``waiting_outside``, and ``GET /api/games/{id}/outside`` says which seats
+  the game waits for. A program that connects during a hand it did not see begin plays from
+  the next hand (our AI meanwhile). After the server restarted (or the game was opened in
+  another process), the programs reconnect, are told the hand in play from its beginning,
+  and play on.
+- **Processes**: a program's connection lives in one server process, and the relay with it.
+  With ``guandan serve --processes N`` (N > 1) the page's requests go to any of them, so such
+  a server refuses outside seats in new games (``outside_unavailable``), and plays the outside
+  seats of older saves with our AI (the record says so). With a database shared by several
+  single-process servers, a game's programs connect to the server whose page shows the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, BackgroundTasks, Depends, Request, WebSocket
+
+from guandan.cards import parse_card, parse_cards
+from guandan.host.relay import Peer, PeerGone, Relay
+from guandan.host.server import SETTLE
+from guandan.match import PASS, Action, Match, Observation
+from guandan.players import Reason
+from guandan.readings import read_as
+from guandan.web.ai import AIPool, Decision
+from guandan.web.deps import reading
+from guandan.web.models import OutsideOut, OutsideSeatStatus, OutsideState
+from guandan.web.store import Game, GameNotFound, GameStore
+from guandan.web.store.game import OUTSIDE_SEATS, outside_path
+from guandan.web.views import Refusal
+
+log = logging.getLogger("guandan.web")
+
+#: Seconds an outside program has for each answer (``guandan serve --outside-timeout``).
+DEFAULT_TIMEOUT = 10.0
+_CLOSED = object()
+OUTSIDE_REASON = Reason("바깥 프로그램이 골랐습니다.", "An outside program chose.",
+                        "外部程序选的。")
+
+
+class WebPeer(Peer):
+    """An outside program on one of the page server's WebSockets.
+
+    ``send`` never waits (the relay may call it on the event loop): messages go through
+    ``outbox`` to a task that writes them, the first one ``SETTLE`` s after the handshake (the
+    competition's ws4py clients break on a message that comes with the handshake's answer).
+    What the program sends waits in ``inbox`` for the relay's ``receive`` (in a thread).
+    """
+
+    def __init__(self, ws: WebSocket, name: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.ws = ws
+        self.name = name
+        self.loop = loop
+        self.inbox: queue.Queue[object] = queue.Queue()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self._gone = threading.Event()
+        self._since = time.monotonic()
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        if self._gone.is_set():
+            raise PeerGone(self.name)
+        text = json.dumps(message, separators=(",", ":"))
+        try:
+            self.loop.call_soon_threadsafe(self.outbox.put_nowait, text)
+        except RuntimeError:  # the server's loop is closed: so is the connection
+            self.closed()
+            raise PeerGone(self.name) from None
+
+    def receive(self, timeout: float) -> str:
+        try:
+            item = self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError from None
+        if item is _CLOSED:
+            self.inbox.put(_CLOSED)  # stays closed for the next reader
+            raise PeerGone(self.name)
+        return item if isinstance(item, str) else repr(item)
+
+    @property
+    def gone(self) -> bool:
+        return self._gone.is_set()
+
+    def closed(self) -> None:
+        if not self._gone.is_set():
+            self._gone.set()
+            self.inbox.put(_CLOSED)
+
+    async def writer(self) -> None:
+        """Write what ``send`` queued, until ``None`` or the connection fails."""
+        await asyncio.sleep(max(0.0, self._since + SETTLE - time.monotonic()))
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            try:
+                await self.ws.send_text(text)
+            except Exception:  # closed under us: the reader notices too
+                self.closed()
+                return
+
+
+def _action(item: list[Any], match: Match) -> Action:
+    """The action of a saved match's entry (``Match.to_json``'s ``actions``)."""
+    if item[1] == "pass":
+        return PASS
+    if item[1] == "return":
+        return parse_card(item[2])
+    return read_as(parse_cards(item[2]), match.level, str(item[3]),
+                   None if item[4] is None else str(item[4]))
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's match as committed: its save, and how many of its actions are of the hand in
+    play (read under the game's lock; used after it)."""
+
+    saved: dict[str, Any]
+    in_hand: int
+    over: bool
+
+    @classmethod
+    def of(cls, game: Game) -> Snapshot:
+        m = game.match
+        return cls(m.to_json(), sum(1 for e in m.events if e.kind != "gift"),
+                   m.to_act is None)
+
+
+class Session:
+    """The outside seats of one game in this process: their programs and the relay.
+
+    The relay's methods run in a thread (``asyncio.to_thread``) under ``lock``, one at a time.
+    """
+
+    def __init__(self, game_id: str, seats: tuple[int, ...], timeout: float) -> None:
+        self.game_id = game_id
+        self.seats = seats
+        self.peers: dict[int, WebPeer] = {}
+        self.relay = Relay(self._seating, timeout=timeout,
+                           log=lambda text: log.info("outside seats of a game: %s", text))
+        self.shadow: Match | None = None
+        self.done = 0  # actions of the shadow's match told to the programs (or skipped)
+        self.backlog = 0  # actions taken before this process followed the match: they may wait
+        self.begun: tuple[int, int] | None = None  # (match, hand) whose beginning was told
+        self.lock = asyncio.Lock()
+        self.refused = dict.fromkeys(seats, 0)
+        self.connections = dict.fromkeys(seats, 0)
+
+    def _seating(self) -> dict[int, Peer]:
+        return {s: p for s, p in self.peers.items() if not p.gone}
+
+    def connected(self, seat: int) -> bool:
+        peer = self.peers.get(seat)
+        return peer is not None and not peer.gone
+
+    def all_connected(self) -> bool:
+        return all(self.connected(s) for s in self.seats)
+
+    def waiting(self, match_number: int, hand: int, over: bool) -> list[int]:
+        """The seats the hand (``match_number``, ``hand``) waits for: none once the programs
+        were told its beginning."""
+        if over or self.begun == (match_number, hand):
+            return []
+        return [s for s in self.seats if not self.connected(s)]
+
+    # -- in a thread, under the lock ------------------------------------------------------------
+
+    def _begin(self) -> None:
+        """Tell the connected programs the shadow's hand in play begins."""
+        sh = self.shadow
+        assert sh is not None
+        if sh.to_act is not None:
+            self.relay.sync(sh)
+            self.begun = (sh.match_number, sh.hand_number)
+
+    def _hand_begun(self) -> bool:
+        sh = self.shadow
+        return sh is not None and self.begun == (sh.match_number, sh.hand_number)
+
+    def catch_up(self, snap: Snapshot, force: bool = False) -> None:
+        """Bring the shadow to ``snap``, telling the programs every action on the way.
+
+        A hand the programs were not told the beginning of waits for all of them, unless an
+        action of it was taken since this process follows the game (or ``force``): it then
+        begins with the programs that are here (the others are replaced in it).
+        """
+        saved, actions = snap.saved, snap.saved["actions"]
+        sh = self.shadow
+        if sh is None or self.done > len(actions):
+            # Following the game from here: the hand in play is told from its beginning, the
+            # hands before it are not told (a finished match: nothing is told).
+            start = len(actions) if snap.over else len(actions) - snap.in_hand
+            sh = self.shadow = Match.from_json(saved | {"actions": actions[:start]})
+            self.done, self.backlog = start, len(actions)
+        elif (sh.seed, sh.match_number) != (saved["seed"], saved["match"]):
+            sh = self.shadow = Match.from_json(saved | {"actions": []})  # a new match
+            self.done = self.backlog = 0
+        for i in range(self.done, len(actions)):
+            if not self._hand_begun():
+                if i < self.backlog and not force and not self.all_connected():
+                    return  # the hand waits for its programs
+                self._begin()
+            item = actions[i]
+            seat = item[0]
+            before = sh.observation(seat)
+            action = _action(item, sh)
+            sh.apply(action)
+            self.done = i + 1
+            self.relay.applied(sh, seat, action, before)
+        if not self._hand_begun() and (force or self.all_connected()):
+            self._begin()
+
+    def ask(self, snap: Snapshot, seat: int,
+            obs: Observation) -> tuple[Action | None, dict[str, Any]]:
+        """The program's action for ``seat`` (None: our AI decides, the seat is replaced), and
+        the hand's notes for the record."""
+        self.catch_up(snap, force=True)
+        before = self.relay.stats.refused
+        action = self.relay.ask(seat, obs)
+        self.refused[seat] += self.relay.stats.refused - before
+        return action, self.notes()
+
+    def notes(self) -> dict[str, Any]:
+        """``outside`` and ``replaced`` of the hand in play, as its record gives them."""
+        out: dict[str, Any] = {}
+        if self.relay.outside:
+            out["outside"] = {str(s): n for s, n in sorted(self.relay.outside.items())}
+        if self.relay.replacements:
+            out["replaced"] = [r.to_json() for r in self.relay.replacements.values()]
+        return out
+
+    def finish(self) -> None:
+        self.relay.finish()
+
+    # -- for the page -------------------------------------------------------------------------
+
+    def status(self, seat: int, game: Game) -> OutsideSeatStatus:
+        m = game.match
+        connected = self.connected(seat)
+        begun = self.begun == (m.match_number, m.hand_number) and m.to_act is not None
+        reason = detail = None
+        state: OutsideState
+        replaced = self.relay.replacements.get(seat) if begun else None
+        if m.to_act is None:
+            state = "playing" if connected else "ai"
+        elif not begun:
+            state = "ready" if connected else "waiting"
+        elif replaced is not None:
+            state, reason, detail = "replaced", replaced.code, replaced.reason
+        elif seat in self.relay.outside and self.relay.is_outside(seat):
+            state = "playing" if connected else "dropped"
+        else:
+            state = "next_hand" if connected else "ai"
+        return OutsideSeatStatus(seat=seat, path=outside_path(game.id, seat),
+                                 connected=connected, state=state, reason=reason,
+                                 detail=detail, refused=self.refused[seat],
+                                 connections=self.connections[seat])
+
+
+class Outside:
+    """This server's outside seats: the sessions of its games and the ``/game/<token>``
+    addresses they answer at (``available``: False with several server processes)."""
+
+    def __init__(self, store: GameStore, available: bool = True,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.store = store
+        self.available = available
+        self.timeout = timeout
+        self.sessions: dict[str, Session] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def session(self, game: Game) -> Session | None:
+        """The game's session here (made on first use: its addresses then answer)."""
+        if not game.outside or not self.available:
+            return None
+        s = self.sessions.get(game.id)
+        if s is None:
+            s = self.sessions[game.id] = Session(game.id, game.outside, self.timeout)
+            for seat in game.outside:
+                self.tokens[outside_path(game.id, seat).rsplit("/", 1)[1]] = (game.id, seat)
+        return s
+
+    # -- the routes' part -------------------------------------------------------------------
+
+    def check_new(self, seats: list[int]) -> tuple[int, ...]:
+        """The outside seats a new game asks for, or a refusal saying why not."""
+        if len(set(seats)) != len(seats) or any(s not in OUTSIDE_SEATS for s in seats):
+            raise Refusal("bad_request", "outside: distinct seats among 2, 3, 4", status=422)
+        if seats and not self.available:
+            raise Refusal("outside_unavailable",
+                          "this server runs several processes (guandan serve --processes): "
+                          "an outside program's connection would live in one of them while "
+                          "the page's requests go to any; start it with --processes 1 to "
+                          "seat outside programs", status=409)
+        return tuple(sorted(seats))
+
+    def check_ready(self, game: Game) -> None:
+        """Refuse to move the game while its hand waits for an outside program."""
+        s = self.session(game)
+        if s is None:
+            return
+        m = game.match
+        waiting = s.waiting(m.match_number, m.hand_number, m.to_act is None)
+        if waiting:
+            raise Refusal("waiting_outside",
+                          f"the hand waits for the outside program of seat {waiting[0]}",
+                          seat=waiting[0], seats=waiting)
+
+    def gate(self, game: Game, later: BackgroundTasks) -> None:
+        """Before a person's action: refuse it while the game waits; once the change is
+        committed, tell the programs (``later`` runs after the answer)."""
+        if not game.outside:
+            return
+        self.check_ready(game)
+        later.add_task(self.catch_up, game.id)
+
+    def asks(self, game: Game, seat: int) -> Snapshot | None:
+        """The game as it is, if an outside program (or our AI in its place) plays ``seat``
+        through the relay; None for our AI's seats."""
+        if seat not in game.outside:
+            return None
+        if self.session(game) is None:  # this server cannot seat programs: our AI plays
+            return None
+        return Snapshot.of(game)
+
+    async def decide(self, game_id: str, snap: Snapshot, seat: int, obs: Observation,
+                     name: str, ai: AIPool) -> tuple[Decision, dict[str, Any]]:
+        """The action of outside seat ``seat``: its program's, or our AI's once it is
+        replaced; and the hand's notes for its record."""
+        s = self.sessions[game_id]
+        async with s.lock:
+            action, notes = await asyncio.to_thread(s.ask, snap, seat, obs)
+        if action is not None:
+            return Decision(action, OUTSIDE_REASON, "outside", 0.0), notes
+        return await ai.decide(name, seat, obs), notes
+
+    @staticmethod
+    def note(game: Game, notes: dict[str, Any]) -> None:
+        """Keep the hand's notes with the game (committed with the action)."""
+        if not notes:
+            return
+        hand = game.match.hand_number
+        old = game.outside_notes.get(hand, {})
+        replaced = {r["seat"]: r for r in old.get("replaced", [])}
+        replaced |= {r["seat"]: r for r in notes.get("replaced", [])}
+        new = dict(old) | notes
+        if replaced:
+            new["replaced"] = [replaced[k] for k in sorted(replaced)]
+        game.outside_notes[hand] = new
+
+    def unavailable_note(self, game: Game, seat: int) -> None:
+        """A server that cannot seat programs: the record says our AI played the seat."""
+        hand = game.match.hand_number
+        note = game.outside_notes.setdefault(hand, {})
+        if all(r["seat"] != seat for r in note.get("replaced", [])):
+            note.setdefault("replaced", []).append(
+                {"seat": seat, "turn": 0, "reason": "this server cannot seat outside programs "
+                                                    "(several server processes)"})
+
+    def later(self, game: Game) -> None:
+        """Tell the programs what was just committed, without holding up the answer."""
+        if game.outside and game.id in self.sessions:
+            self._later(game.id)
+
+    def _later(self, game_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self.catch_up(game_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def catch_up(self, game_id: str) -> None:
+        s = self.sessions.get(game_id)
+        if s is None:
+            return
+        try:
+            async with s.lock:
+                try:
+                    async with reading(self.store, game_id) as game:
+                        snap = Snapshot.of(game)
+                except GameNotFound:
+                    return
+                await asyncio.to_thread(s.catch_up, snap)
+        except Exception:  # a failure here must not stop the game: the next step retries
+            log.exception("telling the outside programs of a game failed")
+
+    def status(self, game: Game) -> OutsideOut:
+        s = self.session(game)
+        if s is None:
+            return OutsideOut(available=not game.outside or self.available, waiting=[], seats=[
+                OutsideSeatStatus(seat=seat, path=outside_path(game.id, seat), connected=False,
+                                  state="unavailable") for seat in game.outside])
+        m = game.match
+        return OutsideOut(available=True,
+                          waiting=s.waiting(m.match_number, m.hand_number, m.to_act is None),
+                          seats=[s.status(seat, game) for seat in game.outside])
+
+    async def close(self, game_id: str, reason: str) -> None:
+        """The game is gone: tell its programs the session is over and close them."""
+        s = self.sessions.pop(game_id, None)
+        if s is None:
+            return
+        for token in [k for k, v in self.tokens.items() if v[0] == game_id]:
+            del self.tokens[token]
+        async with s.lock:
+            await asyncio.to_thread(s.finish)
+        for peer in list(s.peers.values()):
+            peer.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await peer.ws.close(1000, reason)
+
+    async def shutdown(self) -> None:
+        for game_id in list(self.sessions):
+            s = self.sessions.pop(game_id)
+            for peer in list(s.peers.values()):
+                with contextlib.suppress(Exception):
+                    await peer.ws.close(1001, "the server is stopping")
+
+    # -- the programs' connections -----------------------------------------------------------
+
+    async def serve(self, ws: WebSocket, token: str) -> None:
+        """One program's connection to ``/game/<token>``: it plays that seat until it leaves
+        or the game is deleted."""
+        await ws.accept()
+        where = self.tokens.get(token)
+        if not self.available:
+            return await self._refuse(ws, 1008, "this server cannot seat outside programs "
+                                                "(it runs several processes)")
+        if where is None:
+            return await self._refuse(ws, 1008, "no game waits for a program at this address "
+                                                "here: open the game on the page first")
+        game_id, seat = where
+        s = self.sessions.get(game_id)
+        if s is None:
+            return await self._refuse(ws, 1008, "the game is over or deleted")
+        if s.connected(seat):
+            return await self._refuse(ws, 1013, f"seat {seat} already has its program")
+        peer = WebPeer(ws, "outside", asyncio.get_running_loop())
+        s.peers[seat] = peer
+        s.connections[seat] += 1
+        log.info("an outside program took seat %d of a game", seat)
+        writer = asyncio.create_task(peer.writer())
+        self._tasks.add(writer)
+        writer.add_done_callback(self._tasks.discard)
+        self._later(game_id)  # everyone here now? the hand begins for them
+        try:
+            while True:
+                msg = await ws.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                text = msg.get("text")
+                if text is None:
+                    text = (msg.get("bytes") or b"").decode("utf-8", "replace")
+                peer.inbox.put(text)
+        except Exception:  # the connection failed: the program is gone
+            pass
+        finally:
+            peer.closed()
+            peer.outbox.put_nowait(None)
+            if s.peers.get(seat) is peer:
+                del s.peers[seat]
+            log.info("the outside program of seat %d of a game left", seat)
+
+    @staticmethod
+    async def _refuse(ws: WebSocket, code: int, message: str) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(json.dumps({"type": "error", "message": message}))
+            await ws.close(code, message[:120])
+
+
+async def get_outside(request: Request) -> Outside:
+    outside: Outside = request.app.state.outside
+    return outside
+
+
+OutsideDep = Annotated[Outside, Depends(get_outside)]
+
+router = APIRouter()
+
+
+@router.get("/api/games/{game_id}/outside")
+async def outside_status(game_id: str, request: Request) -> OutsideOut:
+    """The outside seats of the game now: their addresses, programs and what the game waits
+    for (the page asks while it shows the game)."""
+    outside: Outside = request.app.state.outside
+    async with reading(outside.store, game_id) as game:
+        return outside.status(game)
+
+
+@router.websocket("/game/{token}")
+async def outside_seat(ws: WebSocket, token: str) -> None:
+    outside: Outside = ws.app.state.outside
+    await outside.serve(ws, token)
+
+
+__all__ = ["DEFAULT_TIMEOUT", "Outside", "OutsideDep", "Session", "Snapshot", "WebPeer",
+           "router"]
