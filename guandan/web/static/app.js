@@ -14,6 +14,7 @@
 //   pages.js     which view is shown; start screen, new game, rules, intro, records
 //   replay.js    the replay of a finished hand, every hand open
 //   fx.js        motion of plays and tribute cards, sounds (WebAudio, off by default)
+//   outside.js   seats left to outside programs: their addresses, waiting, news
 
 import { $ } from "./dom.js";
 import { renderControls, renderMessage, renderReadings, wireControls } from "./controls.js";
@@ -23,6 +24,7 @@ import {
 } from "./i18n.js";
 import { go, newGame, onContinue, openNew } from "./pages.js";
 import { onEvent, onGame, unlockSound } from "./fx.js";
+import { renderOutside } from "./outside.js";
 import { renderResult } from "./result.js";
 import { S, nextHand, showMessage, subscribe } from "./state.js";
 import { renderTable } from "./table.js";
@@ -35,6 +37,7 @@ function render() {
   renderMessage();
   renderReadings();
   renderResult();
+  renderOutside();
 }
 
 async function setLang(lang) {
@@ -65,9 +68,10 @@ function wire() {
   $("#btn-new-start").addEventListener("click", async () => {
     const p = document.querySelector("input[name=preset]:checked")?.value || "site";
     const d = document.querySelector("input[name=difficulty]:checked")?.value;
+    const outside = [...document.querySelectorAll("input[name=outside]:checked")].map((x) => Number(x.value));
     $("#newgame").hidden = true;
     try {
-      await newGame(p, d);
+      await newGame(p, d, outside);
     } catch (e) {
       showMessage(() => errorText(e), "error");
     }

@@ -105,13 +105,22 @@ export function openNew() {
     lab.querySelector("span").textContent = t(`difficulty.${d}`);
     levels.appendChild(lab);
   }
+  const outside = $("#outside-seats");
+  outside.innerHTML = "";
+  for (const seat of [2, 3, 4]) {
+    const lab = document.createElement("label");
+    lab.className = "difficulty";
+    lab.innerHTML = `<input type="checkbox" name="outside" value="${seat}"><span></span>`;
+    lab.querySelector("span").textContent = seatName(seat);
+    outside.appendChild(lab);
+  }
   $("#new-confirm").hidden = !(S.game && S.game.to_act !== null && gameId());
   dlg.hidden = false;
   $("#btn-new-start").focus();
 }
 
-export async function newGame(preset, difficulty = DEFAULT_DIFFICULTY) {
-  const g = await createGame(preset, difficulty);
+export async function newGame(preset, difficulty = DEFAULT_DIFFICULTY, outside = []) {
+  const g = await createGame(preset, difficulty, outside);
   go("game");
   setGame(g);
 }

@@ -44,9 +44,10 @@ export const S = {
   message: null,
   view: "start",
   lastEvent: null,
+  outside: null, // what the outside seats' programs do (outside.js), for the game shown
 };
 
-const subscribers = { game: [], message: [], event: [] };
+const subscribers = { game: [], message: [], event: [], waiting: [] };
 
 export function subscribe(what, fn) {
   subscribers[what].push(fn);
@@ -122,6 +123,7 @@ export function schedule() {
   const g = S.game;
   if (!g || S.view !== "game" || g.result || g.to_act === null) return;
   if (g.to_act === 1 && !S.auto) return;
+  if (S.outside && S.outside.waiting.length) return; // outside.js steps on once they are here
   const delay = g.to_act === 1 ? (AUTO_PACE ?? S.interval) : aiPace();
   S.timer = setTimeout(step, delay * 1000);
 }
@@ -141,6 +143,8 @@ async function step() {
     S.busy = false;
     if (["your_turn", "result_pending", "match_over", "changed", "not_your_turn"].includes(e.code)) {
       await refresh().catch(() => {});
+    } else if (e.code === "waiting_outside") {
+      notify("waiting"); // the hand waits for an outside program: outside.js asks and shows
     } else {
       showMessage(() => errorText(e), "error");
       S.timer = setTimeout(step, 2000);
@@ -191,9 +195,9 @@ export async function nextHand() {
 }
 
 /** A new match; the previous game is forgotten on the server. The caller shows it. */
-export async function createGame(preset, difficulty) {
+export async function createGame(preset, difficulty, outside = []) {
   const old = gameId();
-  const g = await api("POST", "/api/games", { preset, difficulty });
+  const g = await api("POST", "/api/games", { preset, difficulty, outside });
   if (old && old !== g.id) api("DELETE", `/api/games/${old}`).catch(() => {});
   S.message = null;
   S.auto = false;

@@ -1,0 +1,413 @@
+"""Outside programs at the page's seats (``guandan.web.outside``): real servers and real
+client processes (``guandan connect``, the competition's example client, our misbehaving
+client of tests/host), the person's seat driven through the HTTP API, and the page itself."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from guandan.records import validate_lines
+from guandan.web.server import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD_CLIENT = ROOT / "tests" / "host" / "bad_client.py"
+COMPBOTS = ROOT.parent / "shared" / "compbots"
+PY = sys.executable
+Json = dict[str, Any]
+Server = Any  # tests/web/conftest.py: a ``guandan serve`` subprocess
+
+
+def _ws4py() -> bool:
+    try:
+        import ws4py  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, make_server_cls: Any) -> Iterator[Server]:
+    s = make_server_cls(tmp_path_factory.mktemp("outside"), args=("--outside-timeout", "30"))
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory, make_server_cls: Any) -> Iterator[Server]:
+    """A server whose programs have 1 s per answer (the silent client's test)."""
+    s = make_server_cls(tmp_path_factory.mktemp("outside-strict"),
+                        args=("--outside-timeout", "1"))
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def procs() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for p in started:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def new_game(server: Server, seats: list[int], seed: int = 5) -> Json:
+    g: Json = server.api("POST", "/api/games", json={"seed": seed, "outside": seats})
+    return g
+
+
+def status(server: Server, gid: str) -> Json:
+    s: Json = server.api("GET", f"/api/games/{gid}/outside")
+    return s
+
+
+def ws_url(server: Server, game: Json, seat: int) -> str:
+    path = next(o["path"] for o in game["outside"] if o["seat"] == seat)
+    return server.url.replace("http://", "ws://") + path
+
+
+def connect(url: str, player: str = "heuristic") -> subprocess.Popen[str]:
+    return subprocess.Popen([PY, "-m", "guandan", "connect", url, "--player", player, "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def bad_client(url: str, mode: str, out: Path) -> subprocess.Popen[str]:
+    """Our misbehaving client (tests/host/bad_client.py); every message it gets goes to
+    ``out`` (a file: a pipe left unread would fill and stop it)."""
+    with out.open("w", encoding="utf-8") as f:
+        return subprocess.Popen([PY, str(BAD_CLIENT), url, mode], stdout=f,
+                                stderr=subprocess.STDOUT, text=True)
+
+
+def messages_of(out: Path) -> list[Json]:
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def wait_for(check: Any, timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)
+
+
+def person_acts(server: Server, gid: str) -> httpx.Response:
+    """Seat 1's action as the hint chooses it, through the API."""
+    h = server.api("POST", f"/api/games/{gid}/hint")
+    c, base = server.client, f"{server.url}/api/games/{gid}"
+    if h["kind"] == "pass":
+        return c.post(base + "/pass")
+    if h["kind"] == "return":
+        return c.post(base + "/return", json={"card": h["cards"][0]})
+    return c.post(base + "/play", json={"cards": h["cards"], "kind": h["play"]["kind"],
+                                        "rank": h["play"]["rank"]})
+
+
+def play_hands(server: Server, gid: str, hands: int,
+               on_step: Any = None) -> list[tuple[int, str | None]]:
+    """Play ``hands`` hands: seat 1 through the API, the others by stepping. Every step's
+    (seat, played_by)."""
+    steps: list[tuple[int, str | None]] = []
+    done = 0
+    for _ in range(3000):
+        g = server.api("GET", f"/api/games/{gid}")
+        if g["result"] is not None:
+            done += 1
+            if done == hands:
+                return steps
+            server.api("POST", f"/api/games/{gid}/next")
+            continue
+        if g["to_act"] == 1:
+            r = person_acts(server, gid)
+        else:
+            r = server.client.post(f"{server.url}/api/games/{gid}/step")
+            if r.status_code == 200:
+                out = r.json()
+                steps.append((g["to_act"], out["played_by"]))
+                if on_step is not None:
+                    on_step(g["to_act"], out)
+        assert r.status_code == 200, r.text
+    raise AssertionError("the hands did not end")
+
+
+def records(server: Server, gid: str, hands: int) -> list[Json]:
+    text = server.client.get(f"{server.url}/api/games/{gid}/export").text
+    report = validate_lines(text.splitlines())
+    assert report.checked == hands and not report.errors, [str(e) for e in report.errors]
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_programs_play_partner_and_opponent_until_the_game_is_deleted(
+        server: Server, procs: list[subprocess.Popen[str]]) -> None:
+    g = new_game(server, [2, 3])
+    gid = g["id"]
+    assert [o["seat"] for o in g["outside"]] == [2, 3]
+    assert all(o["path"].startswith("/game/") and gid not in o["path"] for o in g["outside"])
+    # Nothing moves before the programs are here: the page is told which seats it waits for.
+    st = status(server, gid)
+    assert st["waiting"] == [2, 3] and {s["state"] for s in st["seats"]} == {"waiting"}
+    r = person_acts(server, gid)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "waiting_outside"
+    assert r.json()["error"]["params"]["seats"] == [2, 3]
+    procs += [connect(ws_url(server, g, 2)), connect(ws_url(server, g, 3), "greedy")]
+    wait_for(lambda: status(server, gid)["waiting"] == [])
+    steps = play_hands(server, gid, 2)
+    assert {by for seat, by in steps if seat in (2, 3)} == {"outside"}
+    assert {by for seat, by in steps if seat == 4} == {"greedy"}
+    st = status(server, gid)
+    assert [s["state"] for s in st["seats"]] == ["playing", "playing"]
+    assert all(s["refused"] == 0 and s["connections"] == 1 for s in st["seats"])
+    for rec in records(server, gid, 2):
+        assert rec["outside"] == {"2": "outside", "3": "outside"}
+        assert "replaced" not in rec
+    server.client.delete(f"{server.url}/api/games/{gid}")
+    for p in procs:  # the game is gone: the server closes the programs normally
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 0, err
+        assert json.loads(out)["hands"] == 2
+
+
+@pytest.mark.skipif(not COMPBOTS.is_dir(), reason=f"the competition's clients are not here "
+                                                   f"({COMPBOTS})")
+@pytest.mark.skipif(not _ws4py(), reason="ws4py is not installed (test extra)")
+def test_the_competitions_example_client_plays_on_the_page(server: Server,
+                                                           tmp_path: Path) -> None:
+    g = new_game(server, [4], seed=8)
+    folder = tmp_path / "example-clients"
+    shutil.copytree(COMPBOTS / "example-clients", folder)
+    script = folder / "client4.py"
+    text = script.read_text(encoding="utf-8")
+    assert "ws://127.0.0.1:23456/game/client4" in text
+    script.write_text(text.replace("ws://127.0.0.1:23456/game/client4", ws_url(server, g, 4)),
+                      encoding="utf-8")
+    log = tmp_path / "client4.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([PY, script.name], cwd=folder, stdout=out,
+                                stderr=subprocess.STDOUT)
+        try:
+            wait_for(lambda: status(server, g["id"])["waiting"] == [])
+            steps = play_hands(server, g["id"], 1)
+            assert {by for seat, by in steps if seat == 4} == {"outside"}
+            rec = records(server, g["id"], 1)[0]
+            assert rec["outside"] == {"4": "outside"} and "replaced" not in rec
+            server.client.delete(f"{server.url}/api/games/{g['id']}")
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in text and "Closed down 1000" in text
+
+
+@pytest.mark.parametrize(("mode", "code", "why", "asked"), [
+    ("index", "refused", "not in actionList", 2), ("json", "refused", "not JSON", 2),
+    ("silent", "silent", "no answer within", 2), ("drop", "closed", "connection closed", 1),
+    ("once", None, None, None),
+])
+def test_bad_programs_are_refused_asked_again_then_replaced(
+        mode: str, code: str | None, why: str | None, asked: int | None, strict: Server,
+        procs: list[subprocess.Popen[str]], tmp_path: Path) -> None:
+    g = new_game(strict, [2], seed=3)
+    gid = g["id"]
+    bad = bad_client(ws_url(strict, g, 2), mode, tmp_path / "bad.out")
+    procs.append(bad)
+    wait_for(lambda: status(strict, gid)["waiting"] == [])
+    seen: list[Json] = []
+
+    def watch(seat: int, out: Json) -> None:
+        if seat == 2 and not seen and out["played_by"] != "outside":
+            seen.append(status(strict, gid)["seats"][0])  # just replaced
+
+    steps = play_hands(strict, gid, 1, watch)
+    rec = records(strict, gid, 1)[0]
+    assert rec["outside"] == {"2": "outside"}
+    strict.client.delete(f"{strict.url}/api/games/{gid}")
+    bad.wait(timeout=30)
+    messages = messages_of(tmp_path / "bad.out")
+    acts = [m for m in messages if m["type"] == "act"]
+    # The program only ever saw its own cards: its hand, and plays everyone saw.
+    assert messages[0]["stage"] == "beginning" and len(messages[0]["handCards"]) == 27
+    if code is None:  # one bad answer, then good ones: asked again, never replaced
+        assert "replaced" not in rec, rec["replaced"]
+        assert "not in actionList" in acts[1]["error"]
+        assert acts[1]["actionList"] == acts[0]["actionList"]
+        assert {by for seat, by in steps if seat == 2} == {"outside"}
+        return
+    assert rec["replaced"][0]["seat"] == 2 and why in rec["replaced"][0]["reason"]
+    assert len(rec["replaced"]) == 1
+    assert len(acts) == asked
+    if asked == 2:
+        assert why in acts[1]["error"]
+    assert seen and seen[0]["state"] == "replaced" and seen[0]["reason"] == code
+    # From its replacement on our AI played the seat, to the end of the hand.
+    mine = [by for seat, by in steps if seat == 2]
+    assert "outside" not in mine[mine.index("greedy"):]
+
+
+def test_a_seat_takes_one_program_and_unknown_addresses_are_refused(server: Server) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect as ws_connect
+
+    g = new_game(server, [3])
+    url = ws_url(server, g, 3)
+    with ws_connect(url) as first, ws_connect(url) as second:
+        assert json.loads(second.recv(timeout=10)) == {
+            "type": "error", "message": "seat 3 already has its program"}
+        with pytest.raises(ConnectionClosed):
+            second.recv(timeout=10)
+        assert second.close_code == 1013
+        assert json.loads(first.recv(timeout=10))["stage"] == "beginning"
+        assert status(server, g["id"])["seats"][0]["state"] == "playing"
+    wrong = server.url.replace("http://", "ws://") + "/game/" + "0" * 32
+    with ws_connect(wrong) as ws:
+        assert "no game waits for a program" in json.loads(ws.recv(timeout=10))["message"]
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+        assert ws.close_code == 1008
+    server.client.delete(f"{server.url}/api/games/{g['id']}")
+
+
+def test_a_saved_game_waits_again_after_a_restart_and_tells_the_hand_from_its_start(
+        tmp_path: Path, make_server: Any, procs: list[subprocess.Popen[str]]) -> None:
+    s = make_server(tmp_path / "data", args=("--outside-timeout", "30"))
+    s.start()
+    try:
+        g = new_game(s, [2], seed=11)
+        gid = g["id"]
+        procs.append(connect(ws_url(s, g, 2)))
+        wait_for(lambda: status(s, gid)["waiting"] == [])
+        for _ in range(9):  # part of the first hand
+            st = s.api("GET", f"/api/games/{gid}")
+            r = person_acts(s, gid) if st["to_act"] == 1 else s.client.post(
+                f"{s.url}/api/games/{gid}/step")
+            assert r.status_code == 200, r.text
+        before = s.api("GET", f"/api/games/{gid}")
+        told = [e for e in before["history"] if e["kind"] in ("play", "pass")]
+        s.restart()
+        # The address answers once the page has opened the game again; the hand waits.
+        st = status(s, gid)
+        assert st["waiting"] == [2] and st["seats"][0]["state"] == "waiting"
+        r = person_acts(s, gid) if before["to_act"] == 1 else s.client.post(
+            f"{s.url}/api/games/{gid}/step")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "waiting_outside"
+        again = bad_client(ws_url(s, g, 2), "once", tmp_path / "again.out")
+        procs.append(again)
+        wait_for(lambda: status(s, gid)["waiting"] == [])
+        play_hands(s, gid, 1)
+        rec = records(s, gid, 1)[0]
+        assert rec["outside"] == {"2": "outside"} and "replaced" not in rec
+        s.client.delete(f"{s.url}/api/games/{gid}")
+        again.wait(timeout=30)
+        messages = messages_of(tmp_path / "again.out")
+        # Told the hand from its beginning: its 27 cards, then every play and pass so far.
+        assert messages[0]["stage"] == "beginning" and len(messages[0]["handCards"]) == 27
+        plays = [m for m in messages[1:len(told) + 1]]
+        assert [m["stage"] for m in plays] == ["play"] * len(told)
+        assert [m["curPos"] + 1 for m in plays] == [e["seat"] for e in told]
+        assert any(m["type"] == "act" for m in messages)
+    finally:
+        s.stop()
+
+
+def test_several_processes_refuse_outside_seats_and_play_old_ones_with_the_ai(
+        tmp_path: Path) -> None:
+    one = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True))
+    g = one.post("/api/games", json={"seed": 2, "outside": [3]}).json()
+    many = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True, outside_seats=False))
+    r = many.post("/api/games", json={"outside": [2]})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "outside_unavailable"
+    assert "--processes 1" in r.json()["error"]["message"]
+    st = many.get(f"/api/games/{g['id']}/outside").json()
+    assert st["available"] is False and st["waiting"] == []
+    assert st["seats"][0]["state"] == "unavailable"
+    for _ in range(400):
+        s = many.get(f"/api/games/{g['id']}").json()
+        if s["result"]:
+            break
+        if s["to_act"] == 1:
+            h = many.post(f"/api/games/{g['id']}/hint").json()
+            r = (many.post(f"/api/games/{g['id']}/pass") if h["kind"] == "pass" else
+                 many.post(f"/api/games/{g['id']}/play", json={
+                     "cards": h["cards"], "kind": h["play"]["kind"], "rank": h["play"]["rank"]}))
+        else:
+            r = many.post(f"/api/games/{g['id']}/step")
+            assert r.json()["played_by"] == "greedy"
+        assert r.status_code == 200, r.text
+    rec = json.loads(many.get(f"/api/games/{g['id']}/export").text.splitlines()[0])
+    assert rec["replaced"][0]["seat"] == 3 and "several server processes" in \
+        rec["replaced"][0]["reason"]
+
+
+def test_new_games_refuse_bad_outside_seats(tmp_path: Path) -> None:
+    c = TestClient(create_app(tmp_path, ai="greedy"))
+    for bad in ([1], [2, 2], [5], "2"):
+        r = c.post("/api/games", json={"outside": bad})
+        assert r.status_code == 422, bad
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (360, 740)])
+def test_the_page_leaves_a_seat_to_a_program_and_shows_it_waiting(
+        width: int, height: int, server: Server, browser: Any, artifacts: Path,
+        procs: list[subprocess.Popen[str]]) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    gid = None
+    try:
+        page.goto(server.url + "/?pace=0.05")
+        page.click("#btn-new-start-screen")
+        boxes = page.locator("input[name=outside]")
+        assert [boxes.nth(i).get_attribute("value") for i in range(3)] == ["2", "3", "4"]
+        labels = page.locator("#outside-seats label").all_inner_texts()
+        assert labels == ["오른쪽 상대", "동료", "왼쪽 상대"]
+        page.check("input[name=outside][value='2']")
+        page.screenshot(path=str(artifacts / f"outside-dialog-{width}.png"))
+        page.click("#btn-new-start")
+        page.wait_for_selector("#outside .outside-seat[data-state=waiting]")
+        panel = page.inner_text("#outside")
+        assert "오른쪽 상대의 바깥 프로그램이 접속하면 판이 시작됩니다." in panel
+        address = page.inner_text("#outside code")
+        g = page.evaluate("window.__guandan.game")
+        gid = g["id"]
+        assert address == ws_url(server, g, 2)
+        assert page.locator("#seat-2 .seat-bot").inner_text() == "프로그램"
+        assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+        page.screenshot(path=str(artifacts / f"outside-waiting-{width}.png"))
+        # The person cannot lead while the hand waits: the page says why.
+        page.click("#hand .card >> nth=-1")
+        page.click("#btn-play")
+        page.wait_for_function("() => document.querySelector('#message').textContent"
+                               ".includes('아직 접속하지 않았습니다')")
+        # The program connects: the page says so, and the game goes on with it.
+        procs.append(connect(address))
+        page.wait_for_selector("#outside .outside-seat[data-state=playing]")
+        assert "접속" in page.inner_text("#outside")
+        page.click("#btn-play")  # the selected card: seat 1 leads
+        page.wait_for_function(
+            "() => window.__guandan.game.history.some(e => e.seat === 2)", timeout=30000)
+        page.screenshot(path=str(artifacts / f"outside-playing-{width}.png"))
+        assert not errors, errors
+    finally:
+        ctx.close()
+        if gid is not None:  # its program is closed with it
+            server.client.delete(f"{server.url}/api/games/{gid}")
