@@ -385,12 +385,13 @@ def test_the_page_leaves_a_seat_to_a_program_and_shows_it_waiting(
         page.click("#btn-new-start")
         page.wait_for_selector("#outside .outside-seat[data-state=waiting]")
         panel = page.inner_text("#outside")
-        assert "오른쪽 상대의 바깥 프로그램이 접속하면 판이 시작됩니다." in panel
+        assert "오른쪽 상대의 외부 AI가 접속하면 판이 시작됩니다." in panel
+        assert "외부 AI를 기다리는 중" in panel
         address = page.inner_text("#outside code")
         g = page.evaluate("window.__guandan.game")
         gid = g["id"]
         assert address == ws_url(server, g, 2)
-        assert page.locator("#seat-2 .seat-bot").inner_text() == "프로그램"
+        assert page.locator("#seat-2 .seat-bot").inner_text() == "외부 AI"
         assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         page.screenshot(path=str(artifacts / f"outside-waiting-{width}.png"))
         # The person cannot lead while the hand waits: the page says why.
@@ -401,7 +402,10 @@ def test_the_page_leaves_a_seat_to_a_program_and_shows_it_waiting(
         # The program connects: the page says so, and the game goes on with it.
         procs.append(connect(address))
         page.wait_for_selector("#outside .outside-seat[data-state=playing]")
-        assert "접속" in page.inner_text("#outside")
+        assert "접속함: 외부 AI가 플레이합니다" in page.inner_text("#outside")
+        assert page.locator("#outside code").is_hidden()  # shown again by a click
+        page.click("#outside .outside-seat > b")
+        assert page.inner_text("#outside code") == address
         page.click("#btn-play")  # the selected card: seat 1 leads
         page.wait_for_function(
             "() => window.__guandan.game.history.some(e => e.seat === 2)", timeout=30000)

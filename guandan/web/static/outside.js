@@ -4,7 +4,7 @@
 // program nothing moves: the page asks again every second and steps on once it is here.
 
 import { $ } from "./dom.js";
-import { t, seatName } from "./i18n.js";
+import { I18N, t, seatName } from "./i18n.js";
 import { S, api, schedule, showMessage, subscribe } from "./state.js";
 
 const POLL_MS = 1000; // how often the page asks while it shows a game with outside seats
@@ -96,10 +96,14 @@ export function renderOutside() {
   if (!seats.length) {
     box.hidden = true;
     box.innerHTML = "";
+    box.dataset.sig = "";
     return;
   }
   const st = S.outside && shownFor === g.id ? S.outside : null;
   box.hidden = false;
+  const sig = JSON.stringify([g.id, seats, st, I18N.lang]);
+  if (box.dataset.sig === sig) return; // as drawn (an address opened by a click stays open)
+  box.dataset.sig = sig;
   box.innerHTML = "";
   box.classList.toggle("waiting", !!(st && st.waiting.length));
   const title = document.createElement("div");
@@ -127,21 +131,11 @@ export function renderOutside() {
     // The address while the seat needs a program (and on a click on the seat's line).
     const addr = document.createElement("div");
     addr.className = "outside-addr";
-    const code = document.createElement("code");
+    const code = document.createElement("code"); // selected whole by one click (CSS)
     code.textContent = outsideAddress(o.path);
-    const copy = document.createElement("button");
-    copy.className = "outside-copy";
-    copy.textContent = t("outside.copy");
-    copy.addEventListener("click", () => {
-      navigator.clipboard?.writeText(code.textContent).then(
-        () => (copy.textContent = t("outside.copied")), () => {});
-    });
-    addr.append(`${t("outside.address")} `, code, " ", copy);
-    addr.hidden = !!s && ["playing", "ready"].includes(s.state) && !row.dataset.open;
-    row.addEventListener("click", (e) => {
-      if (e.target === copy) return;
-      addr.hidden = !addr.hidden;
-    });
+    addr.append(`${t("outside.address")} `, code);
+    addr.hidden = !!s && ["playing", "ready"].includes(s.state);
+    name.addEventListener("click", () => (addr.hidden = !addr.hidden));
     row.appendChild(addr);
     box.appendChild(row);
   }
