@@ -358,7 +358,9 @@ class Outside:
                      name: str, ai: AIPool) -> tuple[Decision, dict[str, Any]]:
         """The action of outside seat ``seat``: its program's, or our AI's once it is
         replaced; and the hand's notes for its record."""
-        s = self.sessions[game_id]
+        s = self.sessions.get(game_id)
+        if s is None:  # deleted meanwhile: the change that follows will say so
+            return await ai.decide(name, seat, obs), {}
         async with s.lock:
             action, notes = await asyncio.to_thread(s.ask, snap, seat, obs)
         if action is not None:

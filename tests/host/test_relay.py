@@ -279,3 +279,34 @@ def test_the_preset_decides_which_cards_may_go_back() -> None:
         assert offered
         big = {c for lst in offered for _, _, (c,) in lst if c[1] in "JQKARB"}
         assert bool(big) == (rules == "huaian")  # site: only cards up to 10 go back
+
+
+def test_ask_leaves_a_replaced_seat_to_the_caller_and_says_why() -> None:
+    """``ask`` (the web game's way): the program's action, or None once replaced, with the
+    replacement's reason as a code for a page to say in its own words."""
+    for kind, code in [("index", "refused"), ("json", "refused"), ("silent", "silent"),
+                       ("drop", "closed")]:
+        peer = FakePeer(kind, _bad_then(kind, good_after=None))
+        relay = Relay(lambda p=peer: {2: p}, timeout=0.01)
+        match = Match("site", seed=3)
+        relay.sync(match)
+        assert relay.hand == 1 and relay.outside == {2: kind}
+        ours = make_player("greedy", seed=1)
+        obs = match.observation(1)
+        first_action = ours.act(obs)
+        match.apply(first_action)
+        relay.applied(match, 1, first_action, obs)
+        assert relay.ask(2, match.observation(2)) is None
+        replaced = relay.replacements[2]
+        assert (replaced.code, replaced.turn) == (code, 1)
+        assert relay.ask(2, match.observation(2)) is None  # for the rest of the hand
+    good = FakePeer("good", first)
+    relay = Relay(lambda: {1: good}, timeout=0.01)
+    match = Match("site", seed=3)
+    relay.sync(match)
+    obs = match.observation(1)
+    assert relay.ask(1, obs) in obs.legal_actions and relay.replacements == {}
+    none = Relay(dict, timeout=0.01)
+    none.sync(match)
+    assert none.ask(4, match.observation(4)) is None
+    assert none.replacements[4].code == "absent"
