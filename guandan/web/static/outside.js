@@ -28,6 +28,11 @@ export async function refreshOutside() {
     renderOutside();
     return;
   }
+  if (shownFor !== g.id) S.outside = null; // another game's: not this one's waiting
+  if (S.view !== "game") {
+    timer = setTimeout(refreshOutside, POLL_MS); // asked again once the game is shown
+    return;
+  }
   if (asking) return;
   asking = true;
   let st = null;
@@ -44,11 +49,10 @@ export async function refreshOutside() {
     shownFor = g.id;
     tellNews(before, st);
     renderOutside();
-    const wasWaiting = before && before.waiting.length;
+    const wasWaiting = !before || before.waiting.length;
     if (wasWaiting && !st.waiting.length) schedule(); // everyone is here: play on
   }
-  if (S.view === "game")
-    timer = setTimeout(refreshOutside, POLL_MS);
+  timer = setTimeout(refreshOutside, POLL_MS);
 }
 
 function reasonText(code) {
