@@ -54,8 +54,8 @@ from guandan.match import PASS, Action, Match, Observation
 from guandan.players import Reason
 from guandan.readings import read_as
 from guandan.web.ai import AIPool, Decision
-from guandan.web.deps import reading
-from guandan.web.models import OutsideOut, OutsideSeatStatus, OutsideState
+from guandan.web.deps import ChangeGame, reading, state_of
+from guandan.web.models import GameState, OutsideOut, OutsideSeatStatus, OutsideState
 from guandan.web.store import Game, GameNotFound, GameStore
 from guandan.web.store.game import OUTSIDE_SEATS, outside_path
 from guandan.web.views import Refusal
@@ -331,7 +331,8 @@ class Outside:
         if s is None:
             return
         m = game.match
-        waiting = s.waiting(m.match_number, m.hand_number, m.to_act is None)
+        waiting = [x for x in s.waiting(m.match_number, m.hand_number, m.to_act is None)
+                   if x in game.outside]
         if waiting:
             raise Refusal("waiting_outside",
                           f"the hand waits for the outside program of seat {waiting[0]}",
@@ -422,9 +423,9 @@ class Outside:
                 OutsideSeatStatus(seat=seat, path=outside_path(game.id, seat), connected=False,
                                   state="unavailable") for seat in game.outside])
         m = game.match
-        return OutsideOut(available=True,
-                          waiting=s.waiting(m.match_number, m.hand_number, m.to_act is None),
-                          seats=[s.status(seat, game) for seat in game.outside])
+        return OutsideOut(available=True, waiting=[
+            x for x in s.waiting(m.match_number, m.hand_number, m.to_act is None)
+            if x in game.outside], seats=[s.status(seat, game) for seat in game.outside])
 
     async def close(self, game_id: str, reason: str) -> None:
         """The game is gone: tell its programs the session is over and close them."""
@@ -439,6 +440,26 @@ class Outside:
             peer.outbox.put_nowait(None)
             with contextlib.suppress(Exception):
                 await peer.ws.close(1000, reason)
+
+    async def release(self, game_id: str, seat: int) -> None:
+        """``seat`` is no longer an outside program's: close its program (if any) and stop
+        waiting for one. (The caller takes it out of ``Game.outside``.)"""
+        s = self.sessions.get(game_id)
+        if s is None:
+            return
+        path = outside_path(game_id, seat)
+        self.tokens.pop(path.rsplit("/", 1)[1], None)
+        s.seats = tuple(x for x in s.seats if x != seat)
+        peer = s.peers.pop(seat, None)
+        if peer is not None:
+            peer.closed()
+            peer.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await peer.ws.close(1000, "the page's AI plays this seat now")
+        if not s.seats:
+            await self.close(game_id, "no seat is left to outside programs")
+        else:
+            self._later(game_id)  # the others may all be here: the hand begins for them
 
     async def shutdown(self) -> None:
         for game_id in list(self.sessions):
@@ -516,6 +537,19 @@ async def outside_status(game_id: str, request: Request) -> OutsideOut:
     outside: Outside = request.app.state.outside
     async with reading(outside.store, game_id) as game:
         return outside.status(game)
+
+
+@router.post("/api/games/{game_id}/outside/{seat}/ai")
+async def give_to_ai(seat: int, game: ChangeGame, outside: OutsideDep,
+                     later: BackgroundTasks) -> GameState:
+    """Stop waiting for an outside program at ``seat``: our AI plays it from now on (its
+    program, if any, is closed once the change is committed)."""
+    if seat not in game.outside:
+        raise Refusal("not_outside", f"seat {seat} is not left to an outside program",
+                      status=409, seat=seat)
+    game.outside = tuple(s for s in game.outside if s != seat)
+    later.add_task(outside.release, game.id, seat)
+    return state_of(game)
 
 
 @router.websocket("/game/{token}")

@@ -415,3 +415,63 @@ def test_the_page_leaves_a_seat_to_a_program_and_shows_it_waiting(
         ctx.close()
         if gid is not None:  # its program is closed with it
             server.client.delete(f"{server.url}/api/games/{gid}")
+
+
+def test_a_seat_can_be_given_back_to_our_ai(server: Server) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect as ws_connect
+
+    g = new_game(server, [2, 4], seed=6)
+    gid = g["id"]
+    with ws_connect(ws_url(server, g, 2)) as two:
+        time.sleep(0.3)
+        assert status(server, gid)["waiting"] == [4]
+        r = server.client.post(f"{server.url}/api/games/{gid}/outside/3/ai")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_outside"
+        s = server.api("POST", f"/api/games/{gid}/outside/4/ai")
+        assert [o["seat"] for o in s["outside"]] == [2]
+        # Seat 2's program is the only one now: the hand begins for it.
+        assert json.loads(two.recv(timeout=10))["stage"] == "beginning"
+        assert status(server, gid)["waiting"] == []
+        server.api("POST", f"/api/games/{gid}/outside/2/ai")
+        with pytest.raises(ConnectionClosed):
+            while True:
+                two.recv(timeout=10)
+        assert two.close_code == 1000
+    assert server.api("GET", f"/api/games/{gid}")["outside"] == []
+    steps = play_hands(server, gid, 1)
+    assert {by for _, by in steps} == {"greedy"}
+    assert "outside" not in records(server, gid, 1)[0]
+    server.client.delete(f"{server.url}/api/games/{gid}")
+
+
+def test_the_page_can_stop_waiting_and_let_our_ai_play(server: Server, browser: Any,
+                                                       artifacts: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="zh-CN")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    try:
+        page.goto(server.url + "/?pace=0.05")
+        page.select_option("#lang", "zh")
+        page.click("#btn-new-start-screen")
+        page.check("input[name=outside][value='3']")
+        page.click("#btn-new-start")
+        page.wait_for_selector("#outside .outside-seat[data-state=waiting]")
+        assert "对家的外部AI连接后开局。" in page.inner_text("#outside")
+        page.screenshot(path=str(artifacts / "outside-waiting-zh-360.png"))
+        page.click("#outside .outside-to-ai")
+        page.wait_for_selector("#outside", state="hidden")
+        page.wait_for_function("() => document.querySelector('#message').textContent"
+                               ".includes('对家的座位换成我方AI来打。')")
+        assert page.locator(".seat-bot").count() == 0
+        page.click("#hand .card >> nth=-1")
+        page.click("#btn-play")  # seat 1 leads; then the AI seats play on
+        page.wait_for_function(
+            "() => window.__guandan.game.history.some(e => e.seat === 3)", timeout=30000)
+        gid = page.evaluate("window.__guandan.game.id")
+        assert not errors, errors
+    finally:
+        ctx.close()
+    server.client.delete(f"{server.url}/api/games/{gid}")

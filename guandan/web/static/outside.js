@@ -4,8 +4,8 @@
 // program nothing moves: the page asks again every second and steps on once it is here.
 
 import { $ } from "./dom.js";
-import { I18N, t, seatName } from "./i18n.js";
-import { S, api, schedule, showMessage, subscribe } from "./state.js";
+import { I18N, errorText, t, seatName } from "./i18n.js";
+import { S, api, schedule, setGame, showMessage, subscribe } from "./state.js";
 
 const POLL_MS = 1000; // how often the page asks while it shows a game with outside seats
 
@@ -24,8 +24,10 @@ export async function refreshOutside() {
   clearTimeout(timer);
   timer = null;
   if (!g || !g.outside || !g.outside.length) {
+    const had = S.outside;
     S.outside = null;
     renderOutside();
+    if (had) schedule(); // no seat left to wait for
     return;
   }
   if (shownFor !== g.id) S.outside = null; // another game's: not this one's waiting
@@ -137,11 +139,25 @@ export function renderOutside() {
     addr.className = "outside-addr";
     const code = document.createElement("code"); // selected whole by one click (CSS)
     code.textContent = outsideAddress(o.path);
-    addr.append(`${t("outside.address")} `, code);
+    const toAi = document.createElement("button"); // stop waiting: our AI plays the seat
+    toAi.className = "outside-to-ai";
+    toAi.textContent = t("outside.to_ai");
+    toAi.addEventListener("click", () => giveToAi(g.id, o.seat));
+    addr.append(`${t("outside.address")} `, code, " ", toAi);
     addr.hidden = !!s && ["playing", "ready"].includes(s.state);
     name.addEventListener("click", () => (addr.hidden = !addr.hidden));
     row.appendChild(addr);
     box.appendChild(row);
+  }
+}
+
+async function giveToAi(id, seat) {
+  try {
+    setGame(await api("POST", `/api/games/${id}/outside/${seat}/ai`));
+    showMessage(() => t("outside.news.to_ai", { seat: seatName(seat) }), "info");
+    refreshOutside();
+  } catch (e) {
+    showMessage(() => errorText(e), "error");
   }
 }
 
