@@ -56,7 +56,7 @@ from guandan.readings import read_as
 from guandan.web.ai import AIPool, Decision
 from guandan.web.deps import ChangeGame, reading, state_of
 from guandan.web.models import GameState, OutsideOut, OutsideSeatStatus, OutsideState
-from guandan.web.store import Game, GameNotFound, GameStore
+from guandan.web.store import Changed, Game, GameNotFound, GameStore
 from guandan.web.store.game import OUTSIDE_SEATS, outside_path
 from guandan.web.views import Refusal
 
@@ -244,6 +244,10 @@ class Session:
             obs: Observation) -> tuple[Action | None, dict[str, Any]]:
         """The program's action for ``seat`` (None: our AI decides, the seat is replaced), and
         the hand's notes for the record."""
+        sh, saved = self.shadow, snap.saved
+        if sh is not None and (sh.seed, sh.match_number) == (saved["seed"], saved["match"]) \
+                and self.done > len(saved["actions"]):
+            raise Changed("the game changed meanwhile")  # the programs know more already
         self.catch_up(snap, force=True)
         before = self.relay.stats.refused
         action = self.relay.ask(seat, obs)
@@ -434,6 +438,9 @@ class Outside:
             return
         for token in [k for k, v in self.tokens.items() if v[0] == game_id]:
             del self.tokens[token]
+        if s.lock.locked():  # a program is being asked: it is cut short, without gameResult
+            for peer in list(s.peers.values()):
+                peer.closed()
         async with s.lock:
             await asyncio.to_thread(s.finish)
         for peer in list(s.peers.values()):

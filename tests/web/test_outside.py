@@ -475,3 +475,54 @@ def test_the_page_can_stop_waiting_and_let_our_ai_play(server: Server, browser: 
     finally:
         ctx.close()
     server.client.delete(f"{server.url}/api/games/{gid}")
+
+
+def test_the_relay_follows_the_committed_game_and_refuses_a_stale_step() -> None:
+    """``Session`` in memory: the hand begins for the programs once all are here, each
+    committed action is told once, and a step decided on an older game is refused (409
+    ``changed``) rather than told twice."""
+    from guandan.host.relay import Peer
+    from guandan.match import Match
+    from guandan.players import make_player
+    from guandan.web.outside import Session, Snapshot
+    from guandan.web.store import Changed, Game, new_id
+
+    class FakePeer(Peer):
+        """A program in memory that answers index 0 at once."""
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.sent: list[Json] = []
+            self.answers: list[str] = []
+
+        def send(self, message: Any) -> None:
+            self.sent.append(json.loads(json.dumps(message)))
+            if message["type"] == "act":
+                self.answers.append(json.dumps({"actIndex": 0}))
+
+        def receive(self, timeout: float) -> str:
+            if not self.answers:
+                raise TimeoutError
+            return self.answers.pop(0)
+
+    game = Game(id=new_id(), preset="site", match=Match("site", seed=4), outside=(2, 4))
+    s = Session(game.id, (2, 4), timeout=0.01)
+    two, four = FakePeer("two"), FakePeer("four")
+    s.peers[2] = two  # type: ignore[assignment]
+    s.catch_up(Snapshot.of(game))
+    assert two.sent == [] and s.waiting(1, 1, False) == [4]  # the hand waits for seat 4
+    s.peers[4] = four  # type: ignore[assignment]
+    s.catch_up(Snapshot.of(game))
+    assert [m["stage"] for m in two.sent] == ["beginning"] and s.waiting(1, 1, False) == []
+    old = Snapshot.of(game)
+    obs = game.match.observation(1)
+    game.match.apply(make_player("greedy", seed=1).act(obs))
+    s.catch_up(Snapshot.of(game))
+    s.catch_up(Snapshot.of(game))  # nothing new: nothing told
+    assert [m["stage"] for m in two.sent] == ["beginning", "play"]
+    with pytest.raises(Changed):
+        s.ask(old, 2, obs)
+    action, notes = s.ask(Snapshot.of(game), 2, game.match.observation(2))
+    assert action in game.match.legal_actions
+    assert notes == {"outside": {"2": "two", "4": "four"}}
+    assert [m["type"] for m in two.sent] == ["notify", "notify", "act"]
