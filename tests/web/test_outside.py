@@ -526,3 +526,22 @@ def test_the_relay_follows_the_committed_game_and_refuses_a_stale_step() -> None
     assert action in game.match.legal_actions
     assert notes == {"outside": {"2": "two", "4": "four"}}
     assert [m["type"] for m in two.sent] == ["notify", "notify", "act"]
+
+
+def test_a_programs_connection_outlives_the_request_head_clock(tmp_path: Path,
+                                                              make_server: Any) -> None:
+    """The clock on a request's head (``--header-timeout``) stops once the connection is a
+    WebSocket: a program that waits longer still hears the next play."""
+    from websockets.sync.client import connect as ws_connect
+
+    s = make_server(tmp_path / "data", args=("--header-timeout", "1"))
+    s.start()
+    try:
+        g = new_game(s, [3])
+        with ws_connect(ws_url(s, g, 3)) as ws:
+            assert json.loads(ws.recv(timeout=10))["stage"] == "beginning"
+            time.sleep(2.5)
+            assert person_acts(s, g["id"]).status_code == 200
+            assert json.loads(ws.recv(timeout=10))["stage"] == "play"
+    finally:
+        s.stop()
