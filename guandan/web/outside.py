@@ -162,11 +162,13 @@ class Session:
     The relay's methods run in a thread (``asyncio.to_thread``) under ``lock``, one at a time.
     """
 
-    def __init__(self, game_id: str, seats: tuple[int, ...], timeout: float) -> None:
+    def __init__(self, game_id: str, seats: tuple[int, ...], timeout: float,
+                 ai: str = "heuristic") -> None:
         self.game_id = game_id
         self.seats = seats
         self.peers: dict[int, WebPeer] = {}
-        self.relay = Relay(self._seating, timeout=timeout,
+        # ``ai`` only names the player of a replaced seat in the log: the AI pool decides.
+        self.relay = Relay(self._seating, fallback=ai, timeout=timeout,
                            log=lambda text: log.info("outside seats of a game: %s", text))
         self.shadow: Match | None = None
         self.done = 0  # actions of the shadow's match told to the programs (or skipped)
@@ -310,7 +312,8 @@ class Outside:
             return None
         s = self.sessions.get(game.id)
         if s is None:
-            s = self.sessions[game.id] = Session(game.id, game.outside, self.timeout)
+            s = Session(game.id, game.outside, self.timeout, game.ai)
+            self.sessions[game.id] = s
             for seat in game.outside:
                 self.tokens[outside_path(game.id, seat).rsplit("/", 1)[1]] = (game.id, seat)
         return s
