@@ -7,8 +7,10 @@ among the ids of each mask with numpy, so the figures are the environment's own 
 policy). Prints:
 
 - the AEC environment (``guandan.env.env``): ``last()`` then ``step(id)``, steps/s;
-- batched ``Tables``: table-steps/s (one step of one table = one decision);
+- batched ``Tables``: table-steps/s (one step of one table = one decision), CPU time inside
+  ``Tables.step`` only;
 - ``observation_array``, ``action_mask`` and ``Match.observation`` calls/s on positions of play;
+- one table-step split between the engine (``legal_plays``, ``Deal.apply``) and the rest;
 - where a batched step's time goes (profile of the biggest parts).
 """
 
@@ -18,13 +20,19 @@ import argparse
 import cProfile
 import io
 import pstats
+import random
 import time
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
+from guandan.cards import Card
+from guandan.cards import deal as deal_cards
+from guandan.deal import Deal, Move
 from guandan.encoding import action_mask, observation_array
 from guandan.env import Tables, env
+from guandan.readings import Reading
 
 
 def bench_aec(steps: int, seed: int) -> float:
@@ -54,16 +62,73 @@ def _random_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def bench_tables(n: int, steps: int, seed: int) -> tuple[float, Tables]:
+    """Table-steps per second of CPU time inside ``Tables.step`` (drawing the random ids, the
+    policy's part, is not counted)."""
     tables = Tables(n, rules="site", seed=seed)
     _, masks, _ = tables.reset()
     rng = np.random.default_rng(seed)
     rounds = max(1, steps // n)
-    for _ in range(max(1, rounds // 4)):  # warm the per-level tables (kept for the process)
+    for _ in range(max(1, rounds // 4)):  # warm the caches a long run keeps warm
         _, masks, _, _, _ = tables.step(_random_ids(masks, rng))
-    start = time.process_time()
+    spent = 0.0
     for _ in range(rounds):
-        _, masks, _, _, _ = tables.step(_random_ids(masks, rng))
-    return rounds * n / (time.process_time() - start), tables
+        ids = _random_ids(masks, rng)
+        start = time.process_time()
+        _, masks, _, _, _ = tables.step(ids)
+        spent += time.process_time() - start
+    return rounds * n / spent, tables
+
+
+def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
+    """Where a batched step's time goes between the engine and the tables: the same run again
+    with every ``legal_plays`` call recorded, then those calls replayed alone (same order, so
+    the engine's caches behave alike), and ``Deal.apply`` timed on replayed random hands.
+    Microseconds per table-step."""
+    import guandan.env.tables as tables_module
+
+    calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
+    real = tables_module.legal_plays
+
+    def recording(hand: Sequence[Card], level: str, table: Reading | None = None,
+                  every: bool = False) -> list[Reading]:
+        calls.append((tuple(hand), level, table))
+        return real(hand, level, table, every=every)
+
+    tables_module.legal_plays = recording  # type: ignore[assignment]
+    try:
+        rate, _ = bench_tables(n, steps, seed)
+    finally:
+        tables_module.legal_plays = real  # type: ignore[assignment]
+    warm = len(calls) - (max(1, steps // n)) * n  # the calls of the timed rounds
+    timed = calls[max(0, warm):]
+    start = time.process_time()
+    for hand, level, table in timed:
+        real(hand, level, table, every=True)
+    legal = (time.process_time() - start) / len(timed)
+    rng = random.Random(seed)
+    hands: list[tuple[Deal, list[Move]]] = []
+    for k in range(200):
+        deal = Deal(deal_cards(rng), "2", 1)
+        start_deal = deal.clone()
+        moves: list[Move] = []
+        while not deal.over:
+            options = deal.legal_actions()
+            moves.append(options[rng.randrange(len(options))])
+            deal.apply(moves[-1])
+        hands.append((start_deal, moves))
+    applied = 0
+    spent = 0.0
+    for start_deal, moves in hands:
+        d = start_deal.clone()
+        start = time.process_time()
+        for m in moves:
+            d.apply(m)
+        spent += time.process_time() - start
+        applied += len(moves)
+    apply = spent / applied
+    step = 1.0 / rate
+    return {"step": step * 1e6, "legal_plays": legal * 1e6, "Deal.apply": apply * 1e6,
+            "tables (the rest)": (step - legal - apply) * 1e6}
 
 
 def bench_encoding(tables: Tables, calls: int) -> dict[str, float]:
@@ -94,6 +159,9 @@ def main() -> None:
     print(f"Tables({args.tables}): {rate:,.0f} table-steps/s")
     for name, per_s in bench_encoding(tables, 5000).items():
         print(f"{name}: {per_s:,.0f} calls/s")
+    print(f"one Tables({args.tables}) table-step, microseconds of CPU time:")
+    for name, us in engine_share(args.tables, args.steps, args.seed).items():
+        print(f"  {name}: {us:.1f}")
     prof = cProfile.Profile()
     prof.enable()
     bench_tables(args.tables, args.steps // 4, args.seed + 1)

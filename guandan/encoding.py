@@ -159,19 +159,17 @@ def play_key(play: Reading) -> PlayKey:
 def play_id(play: Reading) -> int:
     """The fixed id of a play, whatever the hand and the level."""
     i = _FAST_ID.get((play.kind, play.rank, _signature(play)))
-    if i is not None:
-        return i
-    try:
-        return _PLAY_ID[play_key(play)]
-    except KeyError:
-        raise ValueError(f"not a play: {play!r}") from None
+    if i is None:
+        raise ValueError(f"not a play: {play!r}")
+    return i
 
 
 # The same key, made fast: ``play_key``'s natural counts and wilds packed into one integer (4
 # bits per slot: values 2..A, the two jokers, then the wilds), summed from a per-level weight
-# per card, so a batch of plays needs no sorting. A straight flush's suit is not in it: those
-# few go through ``play_key``.
+# per card, so a batch of plays needs no sorting. A straight flush's weights also count its
+# naturals per suit (bits 64 up), which tells its suit.
 _WILD_SHIFT: Final = 60
+_SUIT_SHIFT: Final = 64
 
 
 def _slot_shift(value: int) -> int:
@@ -179,31 +177,41 @@ def _slot_shift(value: int) -> int:
 
 
 def _signature_of_key(key: PlayKey) -> int:
-    return sum(c << _slot_shift(v) for v, c in key[2]) + (key[3] << _WILD_SHIFT)
+    sig = sum(c << _slot_shift(v) for v, c in key[2]) + (key[3] << _WILD_SHIFT)
+    if key[0] == "straight_flush":
+        sig += sum(c for _, c in key[2]) << (_SUIT_SHIFT + 4 * SUITS.index(key[4]))
+    return sig
 
 
 _FAST_ID: Final[dict[tuple[str, str | None, int], int]] = {
-    (k[0], k[1], _signature_of_key(k)): i for k, i in _PLAY_ID.items() if k[0] != "straight_flush"}
+    (k[0], k[1], _signature_of_key(k)): i for k, i in _PLAY_ID.items()}
+assert len(_FAST_ID) == len(_PLAY_ID)
 _WEIGHTS: Final[dict[str, list[int]]] = {
     level: [1 << _WILD_SHIFT if c.suit == "H" and c.rank == level else 1 << _slot_shift(c.value)
             for c in ALL_CARDS] for level in RANKS}
+_FLUSH_WEIGHTS: Final[dict[str, list[int]]] = {
+    level: [w + (0 if w == 1 << _WILD_SHIFT or not c.suit
+                 else 1 << (_SUIT_SHIFT + 4 * SUITS.index(c.suit)))
+            for w, c in zip(ws, ALL_CARDS, strict=True)] for level, ws in _WEIGHTS.items()}
 
 
 def _signature(play: Reading) -> int:
-    w = _WEIGHTS[play.level]
+    w = (_FLUSH_WEIGHTS if play.kind == "straight_flush" else _WEIGHTS)[play.level]
     return sum([w[c.index] for c in play.cards])
 
 
 def play_ids(plays: Sequence[Reading]) -> list[int]:
-    """``[play_id(p) for p in plays]``, faster, for plays read at one level (a hand's plays)."""
+    """``[play_id(p) for p in plays]``, faster, for plays read at one level (as
+    ``legal_plays`` gives them)."""
     if not plays:
         return []
     w = _WEIGHTS[plays[0].level]
     get = _FAST_ID.get
     ids = [get((p.kind, p.rank, sum([w[c.index] for c in p.cards]))) for p in plays]
-    for k, i in enumerate(ids):
-        if i is None or plays[k].level != plays[0].level:
-            ids[k] = play_id(plays[k])
+    if None in ids:  # straight flushes (their suit), or not a play at all
+        for k, i in enumerate(ids):
+            if i is None:
+                ids[k] = play_id(plays[k])
     return ids  # type: ignore[return-value]  # no None is left
 
 

@@ -230,9 +230,12 @@ class Tables:
         self.dones = np.zeros(n, dtype=np.bool_)
         self._rows = np.zeros((n, _ROW), dtype=np.float32)
         self._flat = self._rows.reshape(-1)
-        self._row_at = (np.arange(n, dtype=np.intp) * _ROW)[:, None]
+        # Each table's map from its kept row to each seat's observation, in the flat rows.
+        self._gather_at = (np.arange(n, dtype=np.intp)[:, None, None] * _ROW + _GATHER[None])
+        self._all = np.arange(n)
         self._tables: list[_Table] = []
         self._next_match = 1
+        self._marked: list[int] = []  # flat positions of the masks' True entries, gathered
 
     # -- the batch ---------------------------------------------------------------------------
 
@@ -240,7 +243,6 @@ class Tables:
         """Start every table afresh; the observations, masks and seats to act."""
         self._next_match = 1
         self._tables = [self._new_table() for _ in range(self.n)]
-        self.masks[:] = False
         for i, t in enumerate(self._tables):
             self._rebuild(i, t)
             self._legal(i, t)
@@ -268,14 +270,18 @@ class Tables:
                              f"{int(self.seats[i])} now")
         self.rewards[:] = 0.0
         self.dones[:] = False
-        self.masks[:] = False
         k = _K
-        hand, played, cards_left = k["hand"], k["played"], k["cards_left"]
-        table_cards, table_seat = k["table_cards"], k["table_seat"]
-        table_kind, table_rank = k["table_kind"], k["table_rank"]
-        trick, finished, to_act = k["trick"], k["finished"], k["to_act"]
-        up: list[int] = []  # flat positions of the kept rows to count up by one
+        cards_left, finished, to_act = k["cards_left"], k["finished"], k["to_act"]
+        table_seat, table_kind, table_rank = k["table_seat"], k["table_kind"], k["table_rank"]
+        trick = k["trick"]
+        up: list[int] = []  # flat positions of the kept rows to count up by one (distinct)
         down: list[int] = []  # ... and down by one
+        # The cards played, for numpy to place: per play its row's start, seat and number of
+        # cards (the first copy of each card; a second copy of one goes to the second round).
+        bases: tuple[list[int], list[int]] = ([], [])
+        seats: tuple[list[int], list[int]] = ([], [])
+        sizes: tuple[list[int], list[int]] = ([], [])
+        played: tuple[list[int], list[int]] = ([], [])
         turned: list[int] = []  # tables whose play went on: the seat to act changes
         shifted: list[int] = []  # tables whose trick gets a turn (the older ones move down)
         cleared: list[int] = []  # tables whose table and trick empty
@@ -309,20 +315,29 @@ class Tables:
                     self._end_hand(i, t)
                     continue
                 cards = [c.index for c in chosen.cards]
-                at = base + played + _C * s
-                up += [at + c for c in cards]
-                at = base + hand + _C * s
-                down += [at + c for c in cards]
-                at = base + table_cards
-                up += [at + c for c in cards]
-                at = base + trick
-                up += [at + c for c in cards]
-                up += (at + _C + 1 + s, base + table_kind + _KIND_SLOT[chosen.kind],
+                n = len(cards)
+                if len(set(cards)) == n:
+                    played[0].extend(cards)
+                    sizes[0].append(n)
+                else:
+                    once = list(dict.fromkeys(cards))
+                    again = list(cards)
+                    for c in once:
+                        again.remove(c)
+                    played[0].extend(once)
+                    sizes[0].append(len(once))
+                    played[1].extend(again)
+                    sizes[1].append(len(again))
+                    bases[1].append(base)
+                    seats[1].append(s)
+                bases[0].append(base)
+                seats[0].append(s)
+                up += (base + trick + _C + 1 + s, base + table_kind + _KIND_SLOT[chosen.kind],
                        base + table_seat + s)
                 if chosen.rank is not None:
                     up.append(base + table_rank + _RANK_SLOT[chosen.rank])
                 at = base + cards_left + (_MAX_HELD + 1) * s
-                after = before - len(cards)
+                after = before - n
                 down.append(at + min(before, _MAX_HELD))
                 up.append(at + min(after, _MAX_HELD))
                 if not after:
@@ -343,16 +358,33 @@ class Tables:
             rows[shifted, lo:lo + _EVENT] = 0.0
         if turned:
             rows[turned, _TO_ACT_BLOCK[0]:_TO_ACT_BLOCK[1]] = 0.0
-        if up:
-            np.add.at(self._flat, up, 1.0)
+        flat = self._flat
+        for r in (0, 1):
+            if not sizes[r]:
+                continue
+            n_ = np.asarray(sizes[r])
+            at_row = np.repeat(np.asarray(bases[r]), n_)
+            own = at_row + _C * np.repeat(np.asarray(seats[r]), n_)
+            cards_ = np.asarray(played[r])
+            flat[own + (k["hand"] + cards_)] -= 1.0
+            lift = np.concatenate((own + (k["played"] + cards_), at_row + (k["table_cards"] + cards_),
+                                   at_row + (trick + cards_)))
+            if r == 0:
+                lift = np.concatenate((lift, np.asarray(up, dtype=np.intp)))
+            flat[lift] += 1.0
+        if up and not sizes[0]:
+            flat[up] += 1.0
         if down:
-            np.add.at(self._flat, down, -1.0)
+            flat[down] -= 1.0
         self._gather()
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
     def _gather(self) -> None:
-        """Each table's observation of its seat to act, from its kept row."""
-        np.take(self._flat, _GATHER[self.seats - 1] + self._row_at, out=self.observations)
+        """Each table's observation of its seat to act, from its kept row; the masks."""
+        self.masks[:] = False
+        self.masks.reshape(-1)[self._marked] = True
+        self._marked = []
+        np.take(self._flat, self._gather_at[self._all, self.seats - 1], out=self.observations)
         x = self.observations
         seen = x[:, _HAND[0]:_HAND[1]] + x[:, _PLAYED[0]:_PLAYED[1]].reshape(
             self.n, 4, _C).sum(axis=1)
@@ -378,15 +410,16 @@ class Tables:
             seat = deal.to_act
             assert seat is not None
             table = deal.table
-            plays = legal_plays(deal.held(seat), t.level, None if table is None else table.play,
-                                every=True)
-            t.ids = play_ids(plays)
-            t.plays = list(plays)
+            plays: list[Action] = legal_plays(  # type: ignore[assignment]  # a new list
+                deal.held(seat), t.level, None if table is None else table.play, every=True)
+            t.ids = play_ids(plays)  # type: ignore[arg-type]  # readings only, so far
+            t.plays = plays
             if table is not None:
                 t.ids.append(PASS_ID)
-                t.plays.append(PASS)
+                plays.append(PASS)
         self.seats[i] = seat
-        self.masks[i, t.ids] = True
+        at = i * ACTION_SIZE
+        self._marked += [at + j for j in t.ids]
 
     def _return(self, i: int, t: _Table, card: Action) -> None:
         assert isinstance(card, Card)
