@@ -29,6 +29,8 @@ COMPILED = [
     "guandan/readings.py",
     "guandan/plays.py",
     "guandan/deal.py",
+    "guandan/encoding.py",
+    "guandan/env/tables.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/search.py",

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.util
 import io
 import pstats
 import random
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
+import guandan.env.tables as installed_tables
 from guandan.cards import Card
 from guandan.cards import deal as deal_cards
 from guandan.deal import Deal, Move
@@ -61,10 +64,11 @@ def _random_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(keys.argmax(axis=1))
 
 
-def bench_tables(n: int, steps: int, seed: int) -> tuple[float, Tables]:
+def bench_tables(n: int, steps: int, seed: int,
+                 kind: Callable[..., Tables] = Tables) -> tuple[float, Tables]:
     """Table-steps per second of CPU time inside ``Tables.step`` (drawing the random ids, the
     policy's part, is not counted)."""
-    tables = Tables(n, rules="site", seed=seed)
+    tables = kind(n, rules="site", seed=seed)
     _, masks, _ = tables.reset()
     rng = np.random.default_rng(seed)
     rounds = max(1, steps // n)
@@ -84,7 +88,13 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     with every ``legal_plays`` call recorded, then those calls replayed alone (same order, so
     the engine's caches behave alike), and ``Deal.apply`` timed on replayed random hands.
     Microseconds per table-step."""
-    import guandan.env.tables as tables_module
+    # The compiled step calls the engine directly: record through the plain source instead.
+    path = Path(installed_tables.__file__).resolve()  # type: ignore[arg-type]
+    spec = importlib.util.spec_from_file_location(
+        "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
+    assert spec is not None and spec.loader is not None
+    tables_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tables_module)
 
     calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
     real = tables_module.legal_plays
@@ -94,20 +104,18 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
         calls.append((tuple(hand), level, table))
         return real(hand, level, table, every=every)
 
-    tables_module.legal_plays = recording  # type: ignore[assignment]
-    try:
-        rate, _ = bench_tables(n, steps, seed)
-    finally:
-        tables_module.legal_plays = real  # type: ignore[assignment]
+    tables_module.legal_plays = recording
+    bench_tables(n, steps, seed, tables_module.Tables)
     warm = len(calls) - (max(1, steps // n)) * n  # the calls of the timed rounds
     timed = calls[max(0, warm):]
     start = time.process_time()
     for hand, level, table in timed:
         real(hand, level, table, every=True)
     legal = (time.process_time() - start) / len(timed)
+    rate, _ = bench_tables(n, steps, seed)  # the step as installed
     rng = random.Random(seed)
     hands: list[tuple[Deal, list[Move]]] = []
-    for k in range(200):
+    for _ in range(200):
         deal = Deal(deal_cards(rng), "2", 1)
         start_deal = deal.clone()
         moves: list[Move] = []

@@ -186,6 +186,10 @@ def _signature_of_key(key: PlayKey) -> int:
 _FAST_ID: Final[dict[tuple[str, str | None, int], int]] = {
     (k[0], k[1], _signature_of_key(k)): i for k, i in _PLAY_ID.items()}
 assert len(_FAST_ID) == len(_PLAY_ID)
+#: The same, by kind, then rank, then signature (no tuple to build per play).
+_BY_KIND: Final[dict[str, dict[str | None, dict[int, int]]]] = {}
+for (_kind, _rank, _sig), _i in _FAST_ID.items():
+    _BY_KIND.setdefault(_kind, {}).setdefault(_rank, {})[_sig] = _i
 _WEIGHTS: Final[dict[str, list[int]]] = {
     level: [1 << _WILD_SHIFT if c.suit == "H" and c.rank == level else 1 << _slot_shift(c.value)
             for c in ALL_CARDS] for level in RANKS}
@@ -203,16 +207,20 @@ def _signature(play: Reading) -> int:
 def play_ids(plays: Sequence[Reading]) -> list[int]:
     """``[play_id(p) for p in plays]``, faster, for plays read at one level (as
     ``legal_plays`` gives them)."""
+    out: list[int] = []
     if not plays:
-        return []
+        return out
     w = _WEIGHTS[plays[0].level]
-    get = _FAST_ID.get
-    ids = [get((p.kind, p.rank, sum([w[c.index] for c in p.cards]))) for p in plays]
-    if None in ids:  # straight flushes (their suit), or not a play at all
-        for k, i in enumerate(ids):
-            if i is None:
-                ids[k] = play_id(plays[k])
-    return ids  # type: ignore[return-value]  # no None is left
+    by_kind = _BY_KIND
+    for p in plays:
+        sig = 0
+        for c in p.cards:
+            sig += w[c.index]
+        by_rank = by_kind.get(p.kind)
+        by_sig = None if by_rank is None else by_rank.get(p.rank)
+        i = None if by_sig is None else by_sig.get(sig)
+        out.append(play_id(p) if i is None else i)  # a straight flush: its suit
+    return out
 
 
 def return_id(card: Card) -> int:
@@ -256,7 +264,7 @@ def _rank_name(v: int) -> str:
 # -- ids of actions ---------------------------------------------------------------------------
 
 
-def action_id(action: Action, obs: Observation) -> int:
+def action_id(action: object, obs: Observation) -> int:
     """The fixed id of ``action``, a legal action of ``obs``; ``ValueError`` if it is not one."""
     if isinstance(action, Pass):
         if PASS not in obs.legal_actions:
@@ -274,11 +282,17 @@ def action_id(action: Action, obs: Observation) -> int:
     raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
 
 
-def action_of(i: int, obs: Observation) -> Action:
-    """The action with id ``i`` among ``obs``'s legal actions; ``ValueError`` if there is none."""
+def _as_id(i: object) -> int:
+    """``i`` as an id (a Python or numpy integer); ``ValueError`` for anything else. (Typed
+    ``object``: compiled, a narrower type would refuse numpy integers with a TypeError.)"""
     if isinstance(i, bool) or not isinstance(i, int | np.integer):
         raise ValueError(f"an action id is an integer, not {i!r}")
-    i = int(i)
+    return int(i)
+
+
+def action_of(i: object, obs: Observation) -> Action:
+    """The action with id ``i`` among ``obs``'s legal actions; ``ValueError`` if there is none."""
+    i = _as_id(i)
     if not 0 <= i < ACTION_SIZE:
         raise ValueError(f"no action has id {i} (ids are 0 to {ACTION_SIZE - 1})")
     if i == PASS_ID:
@@ -303,8 +317,9 @@ def action_of_masked(i: int, obs: Observation) -> Action:
     return _play_of(i, obs.hand, obs.level)
 
 
-def describe_action(i: int) -> str:
+def describe_action(i: object) -> str:
     """What the id ``i`` stands for, in words (``"pair 9 (9x1 + 1 wild)"``)."""
+    i = _as_id(i)
     if i == PASS_ID:
         return "pass"
     if FIRST_RETURN_ID <= i < ACTION_SIZE:

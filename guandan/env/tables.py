@@ -230,9 +230,14 @@ class Tables:
         self.dones = np.zeros(n, dtype=np.bool_)
         self._rows = np.zeros((n, _ROW), dtype=np.float32)
         self._flat = self._rows.reshape(-1)
-        # Each table's map from its kept row to each seat's observation, in the flat rows.
-        self._gather_at = (np.arange(n, dtype=np.intp)[:, None, None] * _ROW + _GATHER[None])
-        self._all = np.arange(n)
+        # Each table's map from its kept row to each seat's observation, in the flat rows (row
+        # 4 * i + seat - 1), and the buffers a step gathers with (no large array is allocated
+        # per step).
+        self._gather_at = (np.arange(n, dtype=np.intp)[:, None, None] * _ROW
+                           + _GATHER[None]).reshape(4 * n, -1)
+        self._all = np.arange(n, dtype=np.intp)
+        self._which = np.zeros(n, dtype=np.intp)
+        self._at = np.zeros((n, OBSERVATION_SHAPE[0]), dtype=np.intp)
         self._tables: list[_Table] = []
         self._next_match = 1
         self._marked: list[int] = []  # flat positions of the masks' True entries, gathered
@@ -262,7 +267,7 @@ class Tables:
         if ids.shape != (self.n,) or not np.issubdtype(ids.dtype, np.integer):
             raise ValueError(f"give one integer action id per table: shape ({self.n},), "
                              f"not {ids.shape} of {ids.dtype}")
-        bad = np.flatnonzero(~self.masks[np.arange(self.n), np.clip(ids, 0, ACTION_SIZE - 1)]
+        bad = np.flatnonzero(~self.masks[self._all, np.clip(ids, 0, ACTION_SIZE - 1)]
                              | (ids < 0) | (ids >= ACTION_SIZE))
         if len(bad):
             i = int(bad[0])
@@ -367,8 +372,8 @@ class Tables:
             own = at_row + _C * np.repeat(np.asarray(seats[r]), n_)
             cards_ = np.asarray(played[r])
             flat[own + (k["hand"] + cards_)] -= 1.0
-            lift = np.concatenate((own + (k["played"] + cards_), at_row + (k["table_cards"] + cards_),
-                                   at_row + (trick + cards_)))
+            lift = np.concatenate((own + (k["played"] + cards_),
+                                   at_row + (k["table_cards"] + cards_), at_row + (trick + cards_)))
             if r == 0:
                 lift = np.concatenate((lift, np.asarray(up, dtype=np.intp)))
             flat[lift] += 1.0
@@ -384,7 +389,11 @@ class Tables:
         self.masks[:] = False
         self.masks.reshape(-1)[self._marked] = True
         self._marked = []
-        np.take(self._flat, self._gather_at[self._all, self.seats - 1], out=self.observations)
+        np.multiply(self._all, 4, out=self._which)
+        self._which += self.seats
+        self._which -= 1
+        np.take(self._gather_at, self._which, axis=0, out=self._at)
+        np.take(self._flat, self._at, out=self.observations)
         x = self.observations
         seen = x[:, _HAND[0]:_HAND[1]] + x[:, _PLAYED[0]:_PLAYED[1]].reshape(
             self.n, 4, _C).sum(axis=1)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from players.test_compiled import PURE  # tests/ is on the path
 
+import guandan.env.tables as tables_module
 from guandan.encoding import PASS_ID, action_mask, action_of, observation_array
 from guandan.env import Tables
 from guandan.match import Match
+from guandan.players.compiled import compiled_modules, stale_modules
 
 
 def _run(tables: Tables, steps: int, seed: int) -> list[np.ndarray]:
@@ -125,10 +130,19 @@ def test_kept_arrays_equal_fresh_ones_position_by_position(rules: str, steps: in
         for i, m in enumerate(matches):
             fresh = m.observation(m.to_act)  # type: ignore[arg-type]
             m.apply(action_of(choice[i], fresh))
-        obs, mask, seat, rewards, dones = tables.step(np.array(choice))
+        obs, mask, seat, _, dones = tables.step(np.array(choice))
         for i, m in enumerate(matches):
             assert dones[i] == (m.final_winner is not None)
             if dones[i]:
                 matches[i] = Match(rules, seed=11, match_number=next_match)
                 next_match += 1
     assert returns > 0 and (next_match > n + 1 or rules != "site")
+
+
+@pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")
+def test_the_batched_step_is_compiled_and_current() -> None:
+    # setup.py compiles the tables' step with mypyc: a compiled file older than its source
+    # would run old code.
+    folder = Path(tables_module.__file__).resolve().parent  # type: ignore[arg-type]
+    assert "tables" in compiled_modules(folder)
+    assert stale_modules(folder) == [], "sources edited after compiling: pip install -e . again"
