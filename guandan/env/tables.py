@@ -26,11 +26,13 @@ kept up to date a turn at a time rather than rebuilt:
 - each table plays on a :class:`~guandan.deal.Deal` directly; between hands the levels come
   from :func:`~guandan.levels.settle`, the next deal from :func:`~guandan.match.deal_for` and
   the tribute from :class:`~guandan.tribute.TributeExchange`, as a ``Match`` does;
-- what every seat may know is kept per table in one row of absolute-seat counts (a turn writes
-  only what it changes, for all tables at once); each step gathers the row into the observer's
-  layout through a fixed index map per seat (seats and teams relative to the observer);
+- what each seat may know is kept as its observation, four per table in one preallocated
+  block; a turn writes only the counts it changes (worked out once in absolute seats, then
+  placed in the views of the seats that see them, for all tables in one numpy pass), and the
+  step copies out the view of each table's seat to act;
 - the mask is the ids of ``legal_plays(..., every=True)`` against the table (``play_ids``),
-  written into one preallocated block.
+  written into one preallocated block;
+- the step is compiled with mypyc (setup.py), as the engine is.
 
 ``observation(i)`` and ``matches`` give a :class:`~guandan.match.Match` view of each table for
 players that take an ``Observation`` (it replays the turns taken since it was last asked, so
@@ -80,7 +82,7 @@ _TEAM_SLOT: Final = {"13": 0, "24": 1}
 
 def _segments() -> dict[str, int]:
     """The kept row's segments (name -> start) and its size (``"size"``)."""
-    sizes = (("hand", 4 * _C), ("played", 4 * _C), ("zero", 1),
+    sizes = (("hand", 4 * _C), ("played", 4 * _C), ("unseen", 4 * _C),
              ("table_cards", _C), ("table_kind", _KINDS), ("table_rank", _RANK_SLOTS),
              ("table_seat", 4), ("trick", 3 * _EVENT), ("cards_left", 4 * (_MAX_HELD + 1)),
              ("finished", 16), ("team_levels", 2 * len(RANKS)), ("level", len(RANKS)),
@@ -97,15 +99,18 @@ def _segments() -> dict[str, int]:
 
 _K: Final = _segments()
 _ROW: Final = _K["size"]
-_TABLE_BLOCK: Final = (_K["table_cards"], _K["trick"])  # table cards, kind, rank and seat
-_TRICK_BLOCK: Final = (_K["trick"], _K["trick"] + 3 * _EVENT)
-_TO_ACT_BLOCK: Final = (_K["to_act"], _K["to_act"] + 4)
+_OBS: Final = OBSERVATION_SHAPE[0]
+# Blocks of the observation that a turn empties or shifts whole, in every seat's view.
+_TABLE_BLOCK: Final = (OBSERVATION_OFFSETS["table_cards"][0], OBSERVATION_OFFSETS["table_seat"][1])
+_TRICK_BLOCK: Final = OBSERVATION_OFFSETS["trick"]
+_TO_ACT_BLOCK: Final = OBSERVATION_OFFSETS["to_act"]
+assert _TABLE_BLOCK[1] == _TRICK_BLOCK[0]
 
 
 def _gather_map(me: int) -> npt.NDArray[np.intp]:
-    """For seat ``me`` (1-4): the kept row's position of each entry of its observation. Seat
-    ``r`` places after the observer is absolute seat ``(me - 1 + r) % 4``; team slot 0 is its
-    own team. ``unseen`` reads the zero slot (the step works it out afterwards)."""
+    """For seat ``me`` (1-4): the absolute row's position of each entry of its observation.
+    Seat ``r`` places after the observer is absolute seat ``(me - 1 + r) % 4``; team slot 0 is
+    its own team. (``unseen`` is its own: see ``_views``.)"""
     seat = [(me - 1 + r) % 4 for r in range(4)]
     own = _TEAM_SLOT["13" if me in (1, 3) else "24"]
     team = (own, 1 - own)
@@ -117,7 +122,7 @@ def _gather_map(me: int) -> npt.NDArray[np.intp]:
         elif name == "played":
             out += [k + _C * seat[r] + j for r in range(4) for j in range(_C)]
         elif name == "unseen":
-            out += [_K["zero"]] * _C
+            out += [k + _C * (me - 1) + j for j in range(_C)]
         elif name in ("table_cards", "table_kind", "table_rank", "level", "tribute_kind",
                       "phase"):
             out += [k + j for j in range(int(np.prod(shape)))]
@@ -155,6 +160,32 @@ _GATHER: Final = np.stack([_gather_map(s) for s in (1, 2, 3, 4)])
 _HAND: Final = OBSERVATION_OFFSETS["hand"]
 _PLAYED: Final = OBSERVATION_OFFSETS["played"]
 _UNSEEN: Final = OBSERVATION_OFFSETS["unseen"]
+
+
+def _views() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Where each absolute position shows in each seat's view (``[q, s]``: the offset in the
+    four views of one table, ``s * _OBS + entry``) and whether seat ``s + 1`` sees it at all.
+    A card played by seat ``x`` counts down ``unseen`` in the views of the three others: the
+    absolute ``unseen`` segment of seat ``x`` stands for that."""
+    at = np.zeros((_ROW, 4), dtype=np.intp)
+    seen = np.zeros((_ROW, 4), dtype=np.bool_)
+    for s in range(4):
+        for entry, q in enumerate(_GATHER[s].tolist()):
+            at[q, s] = s * _OBS + entry
+            seen[q, s] = True
+    u = _K["unseen"]
+    at[u:u + 4 * _C] = 0
+    seen[u:u + 4 * _C] = False
+    for x in range(4):
+        for s in range(4):
+            if s != x:
+                for c in range(_C):
+                    at[u + _C * x + c, s] = s * _OBS + _UNSEEN[0] + c
+                    seen[u + _C * x + c, s] = True
+    return at, seen
+
+
+_VIEW_AT, _VIEW_SEEN = _views()
 
 
 class _Table:
@@ -228,16 +259,13 @@ class Tables:
         self.seats = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, 4), dtype=np.float32)
         self.dones = np.zeros(n, dtype=np.bool_)
-        self._rows = np.zeros((n, _ROW), dtype=np.float32)
-        self._flat = self._rows.reshape(-1)
-        # Each table's map from its kept row to each seat's observation, in the flat rows (row
-        # 4 * i + seat - 1), and the buffers a step gathers with (no large array is allocated
-        # per step).
-        self._gather_at = (np.arange(n, dtype=np.intp)[:, None, None] * _ROW
-                           + _GATHER[None]).reshape(4 * n, -1)
+        # What each seat of each table may know, kept as its observation (row 4 * i + seat -
+        # 1), with one spare entry at the end that takes what a seat does not see.
+        self._kept = np.zeros(4 * n * _OBS + 1, dtype=np.float32)
+        self._views = self._kept[:-1].reshape(n, 4, _OBS)
+        self._dump = 4 * n * _OBS
         self._all = np.arange(n, dtype=np.intp)
         self._which = np.zeros(n, dtype=np.intp)
-        self._at = np.zeros((n, OBSERVATION_SHAPE[0]), dtype=np.intp)
         self._tables: list[_Table] = []
         self._next_match = 1
         self._marked: list[int] = []  # flat positions of the masks' True entries, gathered
@@ -352,52 +380,59 @@ class Tables:
             turned.append(i)
             up.append(base + to_act + deal.to_act - 1)  # type: ignore[operator]
             self._legal(i, t)
-        rows = self._rows
+        views = self._views
         if led:
-            rows[led, _TABLE_BLOCK[0]:_TABLE_BLOCK[1]] = 0.0
+            views[led, :, _TABLE_BLOCK[0]:_TABLE_BLOCK[1]] = 0.0
         if cleared:
-            rows[cleared, _TABLE_BLOCK[0]:_TRICK_BLOCK[1]] = 0.0
+            views[cleared, :, _TABLE_BLOCK[0]:_TRICK_BLOCK[1]] = 0.0
         if shifted:
             lo = _TRICK_BLOCK[0]
-            rows[shifted, lo + _EVENT:lo + 3 * _EVENT] = rows[shifted, lo:lo + 2 * _EVENT]
-            rows[shifted, lo:lo + _EVENT] = 0.0
+            views[shifted, :, lo + _EVENT:lo + 3 * _EVENT] = views[shifted, :, lo:lo + 2 * _EVENT]
+            views[shifted, :, lo:lo + _EVENT] = 0.0
         if turned:
-            rows[turned, _TO_ACT_BLOCK[0]:_TO_ACT_BLOCK[1]] = 0.0
-        flat = self._flat
+            views[turned, :, _TO_ACT_BLOCK[0]:_TO_ACT_BLOCK[1]] = 0.0
+        # Every count that changes, in one pass (a second copy of a card in a second one).
+        ups = np.asarray(up, dtype=np.intp)
+        downs = np.asarray(down, dtype=np.intp)
         for r in (0, 1):
-            if not sizes[r]:
+            lower: list[npt.NDArray[np.intp]] = [downs] if r == 0 else []
+            lift: list[npt.NDArray[np.intp]] = [ups] if r == 0 else []
+            if sizes[r]:
+                n_ = np.asarray(sizes[r])
+                at_row = np.repeat(np.asarray(bases[r], dtype=np.intp), n_)
+                own = at_row + _C * np.repeat(np.asarray(seats[r], dtype=np.intp), n_)
+                cards_ = np.asarray(played[r], dtype=np.intp)
+                lower += (own + (k["hand"] + cards_), own + (k["unseen"] + cards_))
+                lift += (own + (k["played"] + cards_), at_row + (k["table_cards"] + cards_),
+                         at_row + (trick + cards_))
+            elif r == 1:
                 continue
-            n_ = np.asarray(sizes[r])
-            at_row = np.repeat(np.asarray(bases[r]), n_)
-            own = at_row + _C * np.repeat(np.asarray(seats[r]), n_)
-            cards_ = np.asarray(played[r])
-            flat[own + (k["hand"] + cards_)] -= 1.0
-            lift = np.concatenate((own + (k["played"] + cards_),
-                                   at_row + (k["table_cards"] + cards_), at_row + (trick + cards_)))
-            if r == 0:
-                lift = np.concatenate((lift, np.asarray(up, dtype=np.intp)))
-            flat[lift] += 1.0
-        if up and not sizes[0]:
-            flat[up] += 1.0
-        if down:
-            flat[down] -= 1.0
+            where = np.concatenate(lower + lift)
+            by = np.ones(len(where), dtype=np.float32)
+            by[:sum(len(x) for x in lower)] = -1.0
+            self._count(where, by)
         self._gather()
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
+    def _count(self, at: npt.NDArray[np.intp], by: npt.NDArray[np.float32]) -> None:
+        """Count the absolute positions ``at`` (``table * _ROW + position``, no two alike) up
+        or down by ``by`` in the views of the seats that see them."""
+        table, q = np.divmod(at, _ROW)
+        where = table[:, None] * (4 * _OBS) + _VIEW_AT[q]
+        where[~_VIEW_SEEN[q]] = self._dump
+        self._kept[where] += by[:, None]
+
     def _gather(self) -> None:
-        """Each table's observation of its seat to act, from its kept row; the masks."""
+        """Each table's observation of its seat to act, from its kept views; the masks."""
         self.masks[:] = False
-        self.masks.reshape(-1)[self._marked] = True
+        marked = self._marked
+        self.masks.reshape(-1)[np.fromiter(marked, dtype=np.intp, count=len(marked))] = True
         self._marked = []
         np.multiply(self._all, 4, out=self._which)
         self._which += self.seats
         self._which -= 1
-        np.take(self._gather_at, self._which, axis=0, out=self._at)
-        np.take(self._flat, self._at, out=self.observations)
-        x = self.observations
-        seen = x[:, _HAND[0]:_HAND[1]] + x[:, _PLAYED[0]:_PLAYED[1]].reshape(
-            self.n, 4, _C).sum(axis=1)
-        np.maximum(2.0 - seen, 0.0, out=x[:, _UNSEEN[0]:_UNSEEN[1]])
+        np.take(self._views.reshape(4 * self.n, _OBS), self._which, axis=0,
+                out=self.observations)
 
     # -- one table ---------------------------------------------------------------------------
 
@@ -464,7 +499,7 @@ class Tables:
         self._legal(i, t)
 
     def _rebuild(self, i: int, t: _Table) -> None:
-        """Write table ``i``'s kept row whole, as a hand starts or a card goes back (no card
+        """Write table ``i``'s kept views whole, as a hand starts or a card goes back (no card
         is played yet: no table, no trick, nobody out)."""
         k = _K
         hits: list[int] = []
@@ -490,7 +525,12 @@ class Tables:
                 hits += (at + r.card.index, at + _C + r.giver - 1, at + _C + 4 + r.receiver - 1)
         hits.append(k["phase"] + (0 if t.deal is None else 1))
         hits.append(k["to_act"] + t.to_act() - 1)
-        self._rows[i] = np.bincount(hits, minlength=_ROW)
+        row = np.bincount(hits, minlength=_ROW).astype(np.float32)
+        views = self._views[i]
+        np.take(row, _GATHER, out=views)
+        known = views[:, _HAND[0]:_HAND[1]] + views[:, _PLAYED[0]:_PLAYED[1]].reshape(
+            4, 4, _C).sum(axis=1)
+        np.maximum(2.0 - known, 0.0, out=views[:, _UNSEEN[0]:_UNSEEN[1]])
 
     # -- views for players that take an Observation ------------------------------------------
 
