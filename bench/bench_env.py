@@ -84,11 +84,12 @@ def bench_tables(n: int, steps: int, seed: int,
 
 
 def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
-    """Where a batched step's time goes between the engine and the tables: the same run again
-    with every ``legal_plays`` call recorded, then those calls replayed alone (same order, so
-    the engine's caches behave alike), and ``Deal.apply`` timed on replayed random hands.
-    Microseconds per table-step."""
-    # The compiled step calls the engine directly: record through the plain source instead.
+    """Where a batched step's time goes between the engine and the tables, in microseconds of
+    CPU time per table-step: the step as installed; ``legal_plays`` timed call by call inside
+    the same run of the plain source (less the clock's own cost), and the same calls replayed
+    alone (same order, so the engine's caches behave alike: a floor, as nothing else competes
+    for the CPU's caches); ``Deal.apply`` on replayed random hands; the rest is the tables'."""
+    # The compiled step calls the engine directly: time it through the plain source instead.
     path = Path(installed_tables.__file__).resolve()  # type: ignore[arg-type]
     spec = importlib.util.spec_from_file_location(
         "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
@@ -97,21 +98,32 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     spec.loader.exec_module(tables_module)
 
     calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
+    spent_in: list[float] = []
     real = tables_module.legal_plays
+    clock = time.thread_time
 
     def recording(hand: Sequence[Card], level: str, table: Reading | None = None,
                   every: bool = False) -> list[Reading]:
         calls.append((tuple(hand), level, table))
-        return real(hand, level, table, every=every)
+        start = clock()
+        plays = real(hand, level, table, every=every)
+        spent_in.append(clock() - start)
+        return plays
 
     tables_module.legal_plays = recording
     bench_tables(n, steps, seed, tables_module.Tables)
     warm = len(calls) - (max(1, steps // n)) * n  # the calls of the timed rounds
     timed = calls[max(0, warm):]
+    start = clock()
+    for _ in range(len(timed)):
+        clock()
+        clock()
+    tick = (clock() - start) / len(timed)
+    in_step = sum(spent_in[max(0, warm):]) / len(timed) - tick / 2
     start = time.process_time()
     for hand, level, table in timed:
         real(hand, level, table, every=True)
-    legal = (time.process_time() - start) / len(timed)
+    alone = (time.process_time() - start) / len(timed)
     rate, _ = bench_tables(n, steps, seed)  # the step as installed
     rng = random.Random(seed)
     hands: list[tuple[Deal, list[Move]]] = []
@@ -135,8 +147,10 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
         applied += len(moves)
     apply = spent / applied
     step = 1.0 / rate
-    return {"step": step * 1e6, "legal_plays": legal * 1e6, "Deal.apply": apply * 1e6,
-            "tables (the rest)": (step - legal - apply) * 1e6}
+    return {"step": step * 1e6, "legal_plays (in the step)": in_step * 1e6,
+            "legal_plays (replayed alone)": alone * 1e6, "Deal.apply": apply * 1e6,
+            "the tables' own (step - legal_plays in the step - Deal.apply)":
+                (step - in_step - apply) * 1e6}
 
 
 def bench_encoding(tables: Tables, calls: int) -> dict[str, float]:

@@ -103,7 +103,6 @@ _OBS: Final = OBSERVATION_SHAPE[0]
 # Blocks of the observation that a turn empties or shifts whole, in every seat's view.
 _TABLE_BLOCK: Final = (OBSERVATION_OFFSETS["table_cards"][0], OBSERVATION_OFFSETS["table_seat"][1])
 _TRICK_BLOCK: Final = OBSERVATION_OFFSETS["trick"]
-_TO_ACT_BLOCK: Final = OBSERVATION_OFFSETS["to_act"]
 assert _TABLE_BLOCK[1] == _TRICK_BLOCK[0]
 
 
@@ -295,12 +294,15 @@ class Tables:
         if ids.shape != (self.n,) or not np.issubdtype(ids.dtype, np.integer):
             raise ValueError(f"give one integer action id per table: shape ({self.n},), "
                              f"not {ids.shape} of {ids.dtype}")
-        bad = np.flatnonzero(~self.masks[self._all, np.clip(ids, 0, ACTION_SIZE - 1)]
-                             | (ids < 0) | (ids >= ACTION_SIZE))
-        if len(bad):
-            i = int(bad[0])
-            raise ValueError(f"table {i}: action {int(ids[i])} is not legal for seat "
-                             f"{int(self.seats[i])} now")
+        tables = self._tables
+        actions_now = ids.tolist()
+        picks: list[int] = []  # where each table's id is among its legal ids
+        for i, action in enumerate(actions_now):
+            legal = tables[i].ids
+            if action not in legal:
+                raise ValueError(f"table {i}: action {action} is not legal for seat "
+                                 f"{int(self.seats[i])} now")
+            picks.append(legal.index(action))
         self.rewards[:] = 0.0
         self.dones[:] = False
         k = _K
@@ -315,15 +317,13 @@ class Tables:
         seats: tuple[list[int], list[int]] = ([], [])
         sizes: tuple[list[int], list[int]] = ([], [])
         played: tuple[list[int], list[int]] = ([], [])
-        turned: list[int] = []  # tables whose play went on: the seat to act changes
         shifted: list[int] = []  # tables whose trick gets a turn (the older ones move down)
         cleared: list[int] = []  # tables whose table and trick empty
         led: list[int] = []  # tables with a new play on the table (the old one goes)
-        tables = self._tables
-        for i, action in enumerate(ids.tolist()):
+        for i, pick in enumerate(picks):
             t = tables[i]
             deal = t.deal
-            chosen = t.plays[t.ids.index(action)]
+            chosen = t.plays[pick]
             t.log.append(chosen)
             if deal is None:
                 self._return(i, t, chosen)
@@ -377,8 +377,11 @@ class Tables:
                     up.append(base + finished + 4 * s + len(deal.finish_order) - 1)
                 led.append(i)
                 shifted.append(i)
-            turned.append(i)
-            up.append(base + to_act + deal.to_act - 1)  # type: ignore[operator]
+            after_seat = deal.to_act
+            assert after_seat is not None
+            if after_seat != seat:  # the same seat again: its partner went out (it leads)
+                down.append(base + to_act + s)
+                up.append(base + to_act + after_seat - 1)
             self._legal(i, t)
         views = self._views
         if led:
@@ -389,8 +392,6 @@ class Tables:
             lo = _TRICK_BLOCK[0]
             views[shifted, :, lo + _EVENT:lo + 3 * _EVENT] = views[shifted, :, lo:lo + 2 * _EVENT]
             views[shifted, :, lo:lo + _EVENT] = 0.0
-        if turned:
-            views[turned, :, _TO_ACT_BLOCK[0]:_TO_ACT_BLOCK[1]] = 0.0
         # Every count that changes, in one pass (a second copy of a card in a second one).
         ups = np.asarray(up, dtype=np.intp)
         downs = np.asarray(down, dtype=np.intp)
