@@ -26,6 +26,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -83,6 +84,18 @@ def bench_tables(n: int, steps: int, seed: int,
     return rounds * n / spent, tables
 
 
+def _plain_tables() -> Any:
+    """``guandan.env.tables`` run from its source, when the installed one is compiled (a
+    profile or a patched engine call can then see into the step)."""
+    path = Path(installed_tables.__file__).resolve()  # type: ignore[arg-type]
+    spec = importlib.util.spec_from_file_location(
+        "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     """Where a batched step's time goes between the engine and the tables, in microseconds of
     CPU time per table-step: the step as installed; ``legal_plays`` timed call by call inside
@@ -90,12 +103,7 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     alone (same order, so the engine's caches behave alike: a floor, as nothing else competes
     for the CPU's caches); ``Deal.apply`` on replayed random hands; the rest is the tables'."""
     # The compiled step calls the engine directly: time it through the plain source instead.
-    path = Path(installed_tables.__file__).resolve()  # type: ignore[arg-type]
-    spec = importlib.util.spec_from_file_location(
-        "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
-    assert spec is not None and spec.loader is not None
-    tables_module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tables_module)
+    tables_module = _plain_tables()
 
     calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
     spent_in: list[float] = []
@@ -185,12 +193,13 @@ def main() -> None:
     for name, us in engine_share(args.tables, args.steps, args.seed).items():
         print(f"  {name}: {us:.1f}")
     prof = cProfile.Profile()
+    plain = _plain_tables().Tables
     prof.enable()
-    bench_tables(args.tables, args.steps // 4, args.seed + 1)
+    bench_tables(args.tables, args.steps // 4, args.seed + 1, plain)
     prof.disable()
     text = io.StringIO()
     pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(12)
-    print("\nwhere the batched steps' time goes (cProfile, tottime):")
+    print("\nwhere the batched steps' time goes (cProfile of the step's plain source, tottime):")
     print("\n".join(text.getvalue().splitlines()[6:22]))
 
 
