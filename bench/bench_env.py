@@ -87,7 +87,7 @@ def bench_tables(n: int, steps: int, seed: int,
 def _plain_tables() -> Any:
     """``guandan.env.tables`` run from its source, when the installed one is compiled (a
     profile or a patched engine call can then see into the step)."""
-    path = Path(installed_tables.__file__).resolve()  # type: ignore[arg-type]
+    path = Path(installed_tables.__file__).resolve()
     spec = importlib.util.spec_from_file_location(
         "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
     assert spec is not None and spec.loader is not None
@@ -114,7 +114,7 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
                   every: bool = False) -> list[Reading]:
         calls.append((tuple(hand), level, table))
         start = clock()
-        plays = real(hand, level, table, every=every)
+        plays: list[Reading] = real(hand, level, table, every=every)
         spent_in.append(clock() - start)
         return plays
 

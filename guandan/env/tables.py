@@ -243,16 +243,22 @@ class _Table:
 class Tables:
     """``n`` tables under one preset, stepped together (see the module docstring)."""
 
-    def __init__(self, n: int, rules: str = "site", seed: int = 0,
-                 episode: Literal["hand", "match"] = "hand") -> None:
+    def __init__(self, n: object, rules: object = "site", seed: object = 0,
+                 episode: object = "hand") -> None:
+        # Typed ``object`` so that bad input meets these ValueErrors even compiled (a typed
+        # parameter of a compiled function refuses a wrong type with a bare TypeError).
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of tables is an integer ≥ 1, not {n!r}")
-        if episode not in ("hand", "match"):
+        if not isinstance(rules, str):
+            raise ValueError(f"rules is the name of a preset, not {rules!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be an integer, not {seed!r}")
+        if episode != "hand" and episode != "match":
             raise ValueError(f"episode is 'hand' or 'match', not {episode!r}")
-        self.n = n
+        self.n: int = n
         self.preset = get_preset(rules)
-        self.seed = seed
-        self.episode = episode
+        self.seed: int = seed
+        self.episode: Literal["hand", "match"] = episode
         self.observations = np.zeros((n, *OBSERVATION_SHAPE), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_SIZE), dtype=np.bool_)
         self.seats = np.zeros(n, dtype=np.int64)

@@ -82,6 +82,14 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         tables.step(np.array([-1, legal]))
     with pytest.raises(ValueError, match="number of tables"):
         Tables(0)
+    with pytest.raises(ValueError, match="number of tables"):
+        Tables(2.5)
+    with pytest.raises(ValueError, match="seed"):
+        Tables(2, seed="x")
+    with pytest.raises(ValueError, match="rules"):
+        Tables(2, rules=3)
+    with pytest.raises(ValueError, match="episode"):
+        Tables(2, episode="deal")
 
 
 def test_match_episodes_end_only_with_the_match() -> None:
@@ -143,6 +151,6 @@ def test_kept_arrays_equal_fresh_ones_position_by_position(rules: str, steps: in
 def test_the_batched_step_is_compiled_and_current() -> None:
     # setup.py compiles the tables' step with mypyc: a compiled file older than its source
     # would run old code.
-    folder = Path(tables_module.__file__).resolve().parent  # type: ignore[arg-type]
+    folder = Path(tables_module.__file__).resolve().parent
     assert "tables" in compiled_modules(folder)
     assert stale_modules(folder) == [], "sources edited after compiling: pip install -e . again"
