@@ -23,12 +23,16 @@ from pathlib import Path
 from setuptools import setup
 
 #: The modules a search decision and a simulated hand spend their time in (relative to this
-#: file): the engine's cards, readings and legal plays, and the AI's hot modules.
+#: file): the engine's cards, readings and legal plays, the AI's hot modules, and the batched
+#: tables' step with the action ids it numbers plays by (guandan/env/tables.py,
+#: bench/learn_figures.md).
 COMPILED = [
     "guandan/cards.py",
     "guandan/readings.py",
     "guandan/plays.py",
     "guandan/deal.py",
+    "guandan/encoding.py",
+    "guandan/env/tables.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/search.py",

@@ -7,8 +7,10 @@ among the ids of each mask with numpy, so the figures are the environment's own 
 policy). Prints:
 
 - the AEC environment (``guandan.env.env``): ``last()`` then ``step(id)``, steps/s;
-- batched ``Tables``: table-steps/s (one step of one table = one decision);
+- batched ``Tables``: table-steps/s (one step of one table = one decision), CPU time inside
+  ``Tables.step`` only;
 - ``observation_array``, ``action_mask`` and ``Match.observation`` calls/s on positions of play;
+- one table-step split between the engine (``legal_plays``, ``Deal.apply``) and the rest;
 - where a batched step's time goes (profile of the biggest parts).
 """
 
@@ -16,15 +18,25 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import importlib.util
 import io
 import pstats
+import random
 import time
 import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+import guandan.env.tables as installed_tables
+from guandan.cards import Card
+from guandan.cards import deal as deal_cards
+from guandan.deal import Deal, Move
 from guandan.encoding import action_mask, observation_array
 from guandan.env import Tables, env
+from guandan.readings import Reading
 
 
 def bench_aec(steps: int, seed: int) -> float:
@@ -53,17 +65,100 @@ def _random_ids(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(keys.argmax(axis=1))
 
 
-def bench_tables(n: int, steps: int, seed: int) -> tuple[float, Tables]:
-    tables = Tables(n, rules="site", seed=seed)
+def bench_tables(n: int, steps: int, seed: int,
+                 kind: Callable[..., Tables] = Tables) -> tuple[float, Tables]:
+    """Table-steps per second of CPU time inside ``Tables.step`` (drawing the random ids, the
+    policy's part, is not counted)."""
+    tables = kind(n, rules="site", seed=seed)
     _, masks, _ = tables.reset()
     rng = np.random.default_rng(seed)
     rounds = max(1, steps // n)
-    for _ in range(max(1, rounds // 4)):  # warm the per-level tables (kept for the process)
+    for _ in range(max(1, rounds // 4)):  # warm the caches a long run keeps warm
         _, masks, _, _, _ = tables.step(_random_ids(masks, rng))
-    start = time.process_time()
+    spent = 0.0
     for _ in range(rounds):
-        _, masks, _, _, _ = tables.step(_random_ids(masks, rng))
-    return rounds * n / (time.process_time() - start), tables
+        ids = _random_ids(masks, rng)
+        start = time.process_time()
+        _, masks, _, _, _ = tables.step(ids)
+        spent += time.process_time() - start
+    return rounds * n / spent, tables
+
+
+def _plain_tables() -> Any:
+    """``guandan.env.tables`` run from its source, when the installed one is compiled (a
+    profile or a patched engine call can then see into the step)."""
+    path = Path(installed_tables.__file__).resolve()
+    spec = importlib.util.spec_from_file_location(
+        "tables_source", path.with_name(path.name.split(".", 1)[0] + ".py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
+    """Where a batched step's time goes between the engine and the tables, in microseconds of
+    CPU time per table-step: the step as installed; ``legal_plays`` timed call by call inside
+    the same run of the plain source (less the clock's own cost), and the same calls replayed
+    alone (same order, so the engine's caches behave alike: a floor, as nothing else competes
+    for the CPU's caches); ``Deal.apply`` on replayed random hands; the rest is the tables'."""
+    # The compiled step calls the engine directly: time it through the plain source instead.
+    tables_module = _plain_tables()
+
+    calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
+    spent_in: list[float] = []
+    real = tables_module.legal_plays
+    clock = time.thread_time
+
+    def recording(hand: Sequence[Card], level: str, table: Reading | None = None,
+                  every: bool = False) -> list[Reading]:
+        calls.append((tuple(hand), level, table))
+        start = clock()
+        plays: list[Reading] = real(hand, level, table, every=every)
+        spent_in.append(clock() - start)
+        return plays
+
+    tables_module.legal_plays = recording
+    bench_tables(n, steps, seed, tables_module.Tables)
+    warm = len(calls) - (max(1, steps // n)) * n  # the calls of the timed rounds
+    timed = calls[max(0, warm):]
+    start = clock()
+    for _ in range(len(timed)):
+        clock()
+        clock()
+    tick = (clock() - start) / len(timed)
+    in_step = sum(spent_in[max(0, warm):]) / len(timed) - tick / 2
+    start = time.process_time()
+    for hand, level, table in timed:
+        real(hand, level, table, every=True)
+    alone = (time.process_time() - start) / len(timed)
+    rate, _ = bench_tables(n, steps, seed)  # the step as installed
+    rng = random.Random(seed)
+    hands: list[tuple[Deal, list[Move]]] = []
+    for _ in range(200):
+        deal = Deal(deal_cards(rng), "2", 1)
+        start_deal = deal.clone()
+        moves: list[Move] = []
+        while not deal.over:
+            options = deal.legal_actions()
+            moves.append(options[rng.randrange(len(options))])
+            deal.apply(moves[-1])
+        hands.append((start_deal, moves))
+    applied = 0
+    spent = 0.0
+    for start_deal, moves in hands:
+        d = start_deal.clone()
+        start = time.process_time()
+        for m in moves:
+            d.apply(m)
+        spent += time.process_time() - start
+        applied += len(moves)
+    apply = spent / applied
+    step = 1.0 / rate
+    return {"step": step * 1e6, "legal_plays (in the step)": in_step * 1e6,
+            "legal_plays (replayed alone)": alone * 1e6, "Deal.apply": apply * 1e6,
+            "the tables' own (step - legal_plays in the step - Deal.apply)":
+                (step - in_step - apply) * 1e6}
 
 
 def bench_encoding(tables: Tables, calls: int) -> dict[str, float]:
@@ -94,13 +189,17 @@ def main() -> None:
     print(f"Tables({args.tables}): {rate:,.0f} table-steps/s")
     for name, per_s in bench_encoding(tables, 5000).items():
         print(f"{name}: {per_s:,.0f} calls/s")
+    print(f"one Tables({args.tables}) table-step, microseconds of CPU time:")
+    for name, us in engine_share(args.tables, args.steps, args.seed).items():
+        print(f"  {name}: {us:.1f}")
     prof = cProfile.Profile()
+    plain = _plain_tables().Tables
     prof.enable()
-    bench_tables(args.tables, args.steps // 4, args.seed + 1)
+    bench_tables(args.tables, args.steps // 4, args.seed + 1, plain)
     prof.disable()
     text = io.StringIO()
     pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(12)
-    print("\nwhere the batched steps' time goes (cProfile, tottime):")
+    print("\nwhere the batched steps' time goes (cProfile of the step's plain source, tottime):")
     print("\n".join(text.getvalue().splitlines()[6:22]))
 
 

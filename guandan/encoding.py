@@ -158,10 +158,69 @@ def play_key(play: Reading) -> PlayKey:
 
 def play_id(play: Reading) -> int:
     """The fixed id of a play, whatever the hand and the level."""
-    try:
-        return _PLAY_ID[play_key(play)]
-    except KeyError:
-        raise ValueError(f"not a play: {play!r}") from None
+    i = _FAST_ID.get((play.kind, play.rank, _signature(play)))
+    if i is None:
+        raise ValueError(f"not a play: {play!r}")
+    return i
+
+
+# The same key, made fast: ``play_key``'s natural counts and wilds packed into one integer (4
+# bits per slot: values 2..A, the two jokers, then the wilds), summed from a per-level weight
+# per card, so a batch of plays needs no sorting. A straight flush's weights also count its
+# naturals per suit (bits 64 up), which tells its suit.
+_WILD_SHIFT: Final = 60
+_SUIT_SHIFT: Final = 64
+
+
+def _slot_shift(value: int) -> int:
+    return 4 * (value - 2 if value <= 14 else value - 3)  # jokers 16, 17 -> slots 13, 14
+
+
+def _signature_of_key(key: PlayKey) -> int:
+    sig = sum(c << _slot_shift(v) for v, c in key[2]) + (key[3] << _WILD_SHIFT)
+    if key[0] == "straight_flush":
+        sig += sum(c for _, c in key[2]) << (_SUIT_SHIFT + 4 * SUITS.index(key[4]))
+    return sig
+
+
+_FAST_ID: Final[dict[tuple[str, str | None, int], int]] = {
+    (k[0], k[1], _signature_of_key(k)): i for k, i in _PLAY_ID.items()}
+assert len(_FAST_ID) == len(_PLAY_ID)
+#: The same, by kind, then rank, then signature (no tuple to build per play).
+_BY_KIND: Final[dict[str, dict[str | None, dict[int, int]]]] = {}
+for (_kind, _rank, _sig), _i in _FAST_ID.items():
+    _BY_KIND.setdefault(_kind, {}).setdefault(_rank, {})[_sig] = _i
+_WEIGHTS: Final[dict[str, list[int]]] = {
+    level: [1 << _WILD_SHIFT if c.suit == "H" and c.rank == level else 1 << _slot_shift(c.value)
+            for c in ALL_CARDS] for level in RANKS}
+_FLUSH_WEIGHTS: Final[dict[str, list[int]]] = {
+    level: [w + (0 if w == 1 << _WILD_SHIFT or not c.suit
+                 else 1 << (_SUIT_SHIFT + 4 * SUITS.index(c.suit)))
+            for w, c in zip(ws, ALL_CARDS, strict=True)] for level, ws in _WEIGHTS.items()}
+
+
+def _signature(play: Reading) -> int:
+    w = (_FLUSH_WEIGHTS if play.kind == "straight_flush" else _WEIGHTS)[play.level]
+    return sum([w[c.index] for c in play.cards])
+
+
+def play_ids(plays: Sequence[Reading]) -> list[int]:
+    """``[play_id(p) for p in plays]``, faster, for plays read at one level (as
+    ``legal_plays`` gives them)."""
+    out: list[int] = []
+    if not plays:
+        return out
+    w = _WEIGHTS[plays[0].level]
+    by_kind = _BY_KIND
+    for p in plays:
+        sig = 0
+        for c in p.cards:
+            sig += w[c.index]
+        by_rank = by_kind.get(p.kind)
+        by_sig = None if by_rank is None else by_rank.get(p.rank)
+        i = None if by_sig is None else by_sig.get(sig)
+        out.append(play_id(p) if i is None else i)  # a straight flush: its suit
+    return out
 
 
 def return_id(card: Card) -> int:
@@ -179,14 +238,15 @@ def return_id(card: Card) -> int:
 def _every_play(hand: Sequence[Card], level: str, table: Reading | None) -> list[int]:
     """The ids of every distinct play (``every=True``) of ``hand`` at ``level`` that may be
     played on ``table`` (any, on an empty table), in id order."""
-    return sorted(play_id(p) for p in legal_plays(hand, level, table, every=True))
+    return sorted(play_ids(legal_plays(hand, level, table, every=True)))
 
 
 def _play_of(i: int, hand: Sequence[Card], level: str) -> Reading:
     """The play with id ``i`` made of ``hand``'s cards (the engine's choice of the copies)."""
-    for p in legal_plays(hand, level, None, every=True):
-        if play_id(p) == i:
-            return p
+    plays = legal_plays(hand, level, None, every=True)
+    for k, j in enumerate(play_ids(plays)):
+        if j == i:
+            return plays[k]
     raise ValueError(f"the hand cannot make {_describe(_PLAYS[i - 1])}")
 
 
@@ -204,7 +264,7 @@ def _rank_name(v: int) -> str:
 # -- ids of actions ---------------------------------------------------------------------------
 
 
-def action_id(action: Action, obs: Observation) -> int:
+def action_id(action: object, obs: Observation) -> int:
     """The fixed id of ``action``, a legal action of ``obs``; ``ValueError`` if it is not one."""
     if isinstance(action, Pass):
         if PASS not in obs.legal_actions:
@@ -222,11 +282,17 @@ def action_id(action: Action, obs: Observation) -> int:
     raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
 
 
-def action_of(i: int, obs: Observation) -> Action:
-    """The action with id ``i`` among ``obs``'s legal actions; ``ValueError`` if there is none."""
+def _as_id(i: object) -> int:
+    """``i`` as an id (a Python or numpy integer); ``ValueError`` for anything else. (Typed
+    ``object``: compiled, a narrower type would refuse numpy integers with a TypeError.)"""
     if isinstance(i, bool) or not isinstance(i, int | np.integer):
         raise ValueError(f"an action id is an integer, not {i!r}")
-    i = int(i)
+    return int(i)
+
+
+def action_of(i: object, obs: Observation) -> Action:
+    """The action with id ``i`` among ``obs``'s legal actions; ``ValueError`` if there is none."""
+    i = _as_id(i)
     if not 0 <= i < ACTION_SIZE:
         raise ValueError(f"no action has id {i} (ids are 0 to {ACTION_SIZE - 1})")
     if i == PASS_ID:
@@ -251,8 +317,9 @@ def action_of_masked(i: int, obs: Observation) -> Action:
     return _play_of(i, obs.hand, obs.level)
 
 
-def describe_action(i: int) -> str:
+def describe_action(i: object) -> str:
     """What the id ``i`` stands for, in words (``"pair 9 (9x1 + 1 wild)"``)."""
+    i = _as_id(i)
     if i == PASS_ID:
         return "pass"
     if FIRST_RETURN_ID <= i < ACTION_SIZE:
@@ -415,4 +482,5 @@ def observation_array(obs: Observation, out: FloatArray | None = None) -> FloatA
 __all__ = ["ACTION_RANGES", "ACTION_SIZE", "ACTION_TABLE", "FIRST_RETURN_ID",
            "OBSERVATION_LAYOUT", "OBSERVATION_OFFSETS", "OBSERVATION_SHAPE", "PASS_ID",
            "action_id", "action_mask", "action_of", "action_of_masked", "describe_action",
-           "legal_action_ids", "observation_array", "play_id", "play_key", "return_id"]
+           "legal_action_ids", "observation_array", "play_id", "play_ids", "play_key",
+           "return_id"]

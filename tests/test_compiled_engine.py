@@ -25,7 +25,7 @@ def _engine_compiled() -> list[str]:
 
 
 def test_setup_compiles_the_engine_core() -> None:
-    assert _engine_compiled() == ["cards", "deal", "plays", "readings"]
+    assert _engine_compiled() == ["cards", "deal", "encoding", "plays", "readings"]
 
 
 @pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")

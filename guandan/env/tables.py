@@ -19,56 +19,272 @@ that is (1-4), the rewards of the four seats for a hand that ended at this step 
 and whether an episode ended (a hand, or a match with ``episode="match"``). A table whose
 episode ended has already gone on: its arrays show the first decision of the next one.
 
-The output arrays are kept and overwritten by the next call: copy what must outlive it.
+The output arrays are kept and overwritten by the next call: copy what must outlive it. They
+are exactly ``observation_array`` and ``action_mask`` of the position (tests check it), but
+kept up to date a turn at a time rather than rebuilt:
+
+- each table plays on a :class:`~guandan.deal.Deal` directly; between hands the levels come
+  from :func:`~guandan.levels.settle`, the next deal from :func:`~guandan.match.deal_for` and
+  the tribute from :class:`~guandan.tribute.TributeExchange`, as a ``Match`` does;
+- what each seat may know is kept as its observation, four per table in one preallocated
+  block; a turn writes only the counts it changes (worked out once in absolute seats, then
+  placed in the views of the seats that see them, for all tables in one numpy pass), and the
+  step copies out the view of each table's seat to act;
+- the mask is the ids of ``legal_plays(..., every=True)`` against the table (``play_ids``),
+  written into one preallocated block;
+- the step is compiled with mypyc (setup.py), as the engine is.
+
+``observation(i)`` and ``matches`` give a :class:`~guandan.match.Match` view of each table for
+players that take an ``Observation`` (it replays the turns taken since it was last asked, so
+tables nobody asks about pay nothing for it).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from guandan.cards import ALL_CARDS, RANKS, Card
+from guandan.deal import PASS, Deal
 from guandan.encoding import (
     ACTION_SIZE,
+    OBSERVATION_LAYOUT,
+    OBSERVATION_OFFSETS,
     OBSERVATION_SHAPE,
-    action_mask,
-    action_of_masked,
-    observation_array,
+    PASS_ID,
+    play_ids,
+    return_id,
 )
-from guandan.match import Match, Observation
-from guandan.presets import get_preset
+from guandan.levels import Settlement, settle
+from guandan.match import Action, Match, Observation, deal_for
+from guandan.plays import legal_plays
+from guandan.presets import Preset, get_preset
+from guandan.readings import KINDS, Reading
+from guandan.tribute import TributeExchange
 
 IntArray = npt.NDArray[np.int64]
+
+# -- the kept row: what every seat may know, seats and teams absolute ----------------------------
+
+_C: Final = len(ALL_CARDS)
+_KINDS: Final = len(KINDS)
+_RANK_SLOTS: Final = 15
+_MAX_HELD: Final = 27
+_EVENT: Final = _C + 1 + 4
+_EXCHANGE: Final = _C + 4 + 4
+_TRIBUTE_KINDS: Final = ("none", "single", "double", "exempt")
+_RANK_SLOT: Final = {r: i for i, r in enumerate(RANKS)} | {"LJ": 13, "BJ": 14}
+_KIND_SLOT: Final = {k: i for i, k in enumerate(KINDS)}
+_TEAM_SLOT: Final = {"13": 0, "24": 1}
+
+
+def _segments() -> dict[str, int]:
+    """The kept row's segments (name -> start) and its size (``"size"``)."""
+    sizes = (("hand", 4 * _C), ("played", 4 * _C), ("unseen", 4 * _C),
+             ("table_cards", _C), ("table_kind", _KINDS), ("table_rank", _RANK_SLOTS),
+             ("table_seat", 4), ("trick", 3 * _EVENT), ("cards_left", 4 * (_MAX_HELD + 1)),
+             ("finished", 16), ("team_levels", 2 * len(RANKS)), ("level", len(RANKS)),
+             ("level_team", 2), ("a_tries", 8), ("tribute_kind", 4), ("gifts", 2 * _EXCHANGE),
+             ("returns", 4 * 2 * _EXCHANGE), ("phase", 2), ("to_act", 4))
+    out: dict[str, int] = {}
+    at = 0
+    for name, size in sizes:
+        out[name] = at
+        at += size
+    out["size"] = at
+    return out
+
+
+_K: Final = _segments()
+_ROW: Final = _K["size"]
+_OBS: Final = OBSERVATION_SHAPE[0]
+# Blocks of the observation that a turn empties or shifts whole, in every seat's view.
+_TABLE_BLOCK: Final = (OBSERVATION_OFFSETS["table_cards"][0], OBSERVATION_OFFSETS["table_seat"][1])
+_TRICK_BLOCK: Final = OBSERVATION_OFFSETS["trick"]
+assert _TABLE_BLOCK[1] == _TRICK_BLOCK[0]
+
+
+def _gather_map(me: int) -> npt.NDArray[np.intp]:
+    """For seat ``me`` (1-4): the absolute row's position of each entry of its observation.
+    Seat ``r`` places after the observer is absolute seat ``(me - 1 + r) % 4``; team slot 0 is
+    its own team. (``unseen`` is its own: see ``_views``.)"""
+    seat = [(me - 1 + r) % 4 for r in range(4)]
+    own = _TEAM_SLOT["13" if me in (1, 3) else "24"]
+    team = (own, 1 - own)
+    out: list[int] = []
+    for name, shape in OBSERVATION_LAYOUT:
+        k = _K.get(name, -1)
+        if name == "hand":
+            out += [k + _C * (me - 1) + j for j in range(_C)]
+        elif name == "played":
+            out += [k + _C * seat[r] + j for r in range(4) for j in range(_C)]
+        elif name == "unseen":
+            out += [k + _C * (me - 1) + j for j in range(_C)]
+        elif name in ("table_cards", "table_kind", "table_rank", "level", "tribute_kind",
+                      "phase"):
+            out += [k + j for j in range(int(np.prod(shape)))]
+        elif name in ("table_seat", "to_act"):
+            out += [k + seat[r] for r in range(4)]
+        elif name == "trick":
+            for e in range(3):
+                out += [k + _EVENT * e + j for j in range(_C + 1)]
+                out += [k + _EVENT * e + _C + 1 + seat[r] for r in range(4)]
+        elif name == "cards_left":
+            out += [k + (_MAX_HELD + 1) * seat[r] + n for r in range(4)
+                    for n in range(_MAX_HELD + 1)]
+        elif name == "finished":
+            out += [k + 4 * seat[r] + p for r in range(4) for p in range(4)]
+        elif name in ("team_levels", "a_tries"):
+            width = shape[1]
+            out += [k + width * team[t] + j for t in range(2) for j in range(width)]
+        elif name == "level_team":
+            out += [k + team[t] for t in range(2)]
+        elif name in ("gifts", "returns"):
+            if name == "returns":
+                k += 2 * _EXCHANGE * (me - 1)  # the returns this seat gave or received
+            for g in range(2):
+                at = k + _EXCHANGE * g
+                out += [at + j for j in range(_C)]
+                out += [at + _C + seat[r] for r in range(4)]
+                out += [at + _C + 4 + seat[r] for r in range(4)]
+        else:
+            raise AssertionError(f"the kept row does not know the segment {name!r}")
+    assert len(out) == OBSERVATION_SHAPE[0]
+    return np.asarray(out, dtype=np.intp)
+
+
+_GATHER: Final = np.stack([_gather_map(s) for s in (1, 2, 3, 4)])
+_HAND: Final = OBSERVATION_OFFSETS["hand"]
+_PLAYED: Final = OBSERVATION_OFFSETS["played"]
+_UNSEEN: Final = OBSERVATION_OFFSETS["unseen"]
+
+
+def _views() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
+    """Where each absolute position shows in each seat's view (``[q, s]``: the offset in the
+    four views of one table, ``s * _OBS + entry``) and whether seat ``s + 1`` sees it at all.
+    A card played by seat ``x`` counts down ``unseen`` in the views of the three others: the
+    absolute ``unseen`` segment of seat ``x`` stands for that."""
+    at = np.zeros((_ROW, 4), dtype=np.intp)
+    seen = np.zeros((_ROW, 4), dtype=np.bool_)
+    for s in range(4):
+        for entry, q in enumerate(_GATHER[s].tolist()):
+            at[q, s] = s * _OBS + entry
+            seen[q, s] = True
+    u = _K["unseen"]
+    at[u:u + 4 * _C] = 0
+    seen[u:u + 4 * _C] = False
+    for x in range(4):
+        for s in range(4):
+            if s != x:
+                for c in range(_C):
+                    at[u + _C * x + c, s] = s * _OBS + _UNSEEN[0] + c
+                    seen[u + _C * x + c, s] = True
+    return at, seen
+
+
+_VIEW_AT, _VIEW_SEEN = _views()
+
+
+class _Table:
+    """One table's match as the batched step plays it (levels, the deal, the tribute)."""
+
+    __slots__ = ("a_tries", "deal", "exchange", "hand_number", "ids", "level", "level_team",
+                 "log", "match", "match_number", "plays", "synced", "team_levels", "watched")
+
+    def __init__(self, preset: Preset, seed: int, match_number: int) -> None:
+        # The match's first hand as a Match starts it; the Match also answers observation().
+        self.match = Match(preset, seed=seed, match_number=match_number)
+        self.match_number = match_number
+        self.hand_number = self.match.hand_number
+        self.team_levels = dict(self.match.team_levels)
+        self.a_tries = dict(self.match.a_tries)
+        self.level_team = self.match.level_team
+        self.level = self.match.level
+        self.exchange = self.match.exchange
+        deal = self.match.current_deal
+        self.deal: Deal | None = None if deal is None else deal.clone()
+        if self.deal is None:  # never on a first hand; kept apart from the Match's anyway
+            self.exchange = TributeExchange(self.match.deal, self.level, preset, None)
+        self.log: list[Action] = []  # the match's turns, for the Match view
+        self.synced = 0
+        self.watched = False  # asked for its Match: then kept in step at each hand's end
+        self.ids: list[int] = []  # the legal ids of the seat to act, and their actions
+        self.plays: list[Action] = []
+
+    def next_hand(self, seed: int, preset: Preset, result: Settlement,
+                  finish: list[int]) -> None:
+        """The next hand of the match, after ``result`` (not a final victory)."""
+        self.hand_number += 1
+        self.team_levels = dict(result.team_levels_after)
+        self.a_tries = dict(result.a_tries_after)
+        self.level_team = result.level_team
+        self.level = self.team_levels[self.level_team]
+        self.exchange = TributeExchange(deal_for(seed, self.match_number, self.hand_number),
+                                        self.level, preset, finish)
+        self.deal = (Deal(self.exchange.hands, self.level, self.exchange.leader)
+                     if self.exchange.done else None)
+
+    def to_act(self) -> int:
+        seat = self.exchange.to_return if self.deal is None else self.deal.to_act
+        assert seat is not None
+        return seat
+
+    def synced_match(self) -> Match:
+        """The Match with every turn taken so far."""
+        self.watched = True
+        for action in self.log[self.synced:]:
+            self.match.apply(action)
+        self.synced = len(self.log)
+        return self.match
 
 
 class Tables:
     """``n`` tables under one preset, stepped together (see the module docstring)."""
 
-    def __init__(self, n: int, rules: str = "site", seed: int = 0,
-                 episode: Literal["hand", "match"] = "hand") -> None:
+    def __init__(self, n: object, rules: object = "site", seed: object = 0,
+                 episode: object = "hand") -> None:
+        # Typed ``object`` so that bad input meets these ValueErrors even compiled (a typed
+        # parameter of a compiled function refuses a wrong type with a bare TypeError).
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"the number of tables is an integer ≥ 1, not {n!r}")
-        if episode not in ("hand", "match"):
+        if not isinstance(rules, str):
+            raise ValueError(f"rules is the name of a preset, not {rules!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"the seed must be an integer, not {seed!r}")
+        if episode != "hand" and episode != "match":
             raise ValueError(f"episode is 'hand' or 'match', not {episode!r}")
-        self.n = n
+        self.n: int = n
         self.preset = get_preset(rules)
-        self.seed = seed
-        self.episode = episode
+        self.seed: int = seed
+        self.episode: Literal["hand", "match"] = episode
         self.observations = np.zeros((n, *OBSERVATION_SHAPE), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_SIZE), dtype=np.bool_)
         self.seats = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, 4), dtype=np.float32)
         self.dones = np.zeros(n, dtype=np.bool_)
-        self.matches: list[Match] = []
-        self._obs: list[Observation] = []
+        # What each seat of each table may know, kept as its observation (row 4 * i + seat -
+        # 1), with one spare entry at the end that takes what a seat does not see.
+        self._kept = np.zeros(4 * n * _OBS + 1, dtype=np.float32)
+        self._views = self._kept[:-1].reshape(n, 4, _OBS)
+        self._dump = 4 * n * _OBS
+        self._all = np.arange(n, dtype=np.intp)
+        self._which = np.zeros(n, dtype=np.intp)
+        self._tables: list[_Table] = []
         self._next_match = 1
+        self._marked: list[int] = []  # flat positions of the masks' True entries, gathered
+
+    # -- the batch ---------------------------------------------------------------------------
 
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], IntArray]:
         """Start every table afresh; the observations, masks and seats to act."""
         self._next_match = 1
-        self.matches = [self._new_match() for _ in range(self.n)]
-        self._obs = [self._observe(i) for i in range(self.n)]
+        self._tables = [self._new_table() for _ in range(self.n)]
+        for i, t in enumerate(self._tables):
+            self._rebuild(i, t)
+            self._legal(i, t)
+        self._gather()
         self.rewards[:] = 0.0
         self.dones[:] = False
         return self.observations, self.masks, self.seats
@@ -79,56 +295,261 @@ class Tables:
         """Each table's seat to act takes its id; ``ValueError`` (naming the table) if an id is
         not legal there, with no table changed."""
         ids = np.asarray(actions)
-        if not self.matches:
+        if not self._tables:
             raise ValueError("reset the tables before stepping them")
         if ids.shape != (self.n,) or not np.issubdtype(ids.dtype, np.integer):
             raise ValueError(f"give one integer action id per table: shape ({self.n},), "
                              f"not {ids.shape} of {ids.dtype}")
-        bad = np.flatnonzero(~self.masks[np.arange(self.n), np.clip(ids, 0, ACTION_SIZE - 1)]
-                             | (ids < 0) | (ids >= ACTION_SIZE))
-        if len(bad):
-            i = int(bad[0])
-            raise ValueError(f"table {i}: action {int(ids[i])} is not legal for seat "
-                             f"{int(self.seats[i])} now")
+        tables = self._tables
+        actions_now = ids.tolist()
+        picks: list[int] = []  # where each table's id is among its legal ids
+        for i, action in enumerate(actions_now):
+            legal = tables[i].ids
+            if action not in legal:
+                raise ValueError(f"table {i}: action {action} is not legal for seat "
+                                 f"{int(self.seats[i])} now")
+            picks.append(legal.index(action))
         self.rewards[:] = 0.0
         self.dones[:] = False
-        for i in range(self.n):
-            match = self.matches[i]
-            hands = len(match.results)
-            match.apply(action_of_masked(int(ids[i]), self._obs[i]))
-            if len(match.results) > hands:
-                result = match.results[-1]
-                steps = float(result.settlement.steps)
-                row = self.rewards[i]
-                row[:] = -steps
-                if result.winner == "13":
-                    row[0] = row[2] = steps
+        k = _K
+        cards_left, finished, to_act = k["cards_left"], k["finished"], k["to_act"]
+        table_seat, table_kind, table_rank = k["table_seat"], k["table_kind"], k["table_rank"]
+        trick = k["trick"]
+        up: list[int] = []  # flat positions of the kept rows to count up by one (distinct)
+        down: list[int] = []  # ... and down by one
+        # The cards played, for numpy to place: per play its row's start, seat and number of
+        # cards (the first copy of each card; a second copy of one goes to the second round).
+        bases: tuple[list[int], list[int]] = ([], [])
+        seats: tuple[list[int], list[int]] = ([], [])
+        sizes: tuple[list[int], list[int]] = ([], [])
+        played: tuple[list[int], list[int]] = ([], [])
+        shifted: list[int] = []  # tables whose trick gets a turn (the older ones move down)
+        cleared: list[int] = []  # tables whose table and trick empty
+        led: list[int] = []  # tables with a new play on the table (the old one goes)
+        for i, pick in enumerate(picks):
+            t = tables[i]
+            deal = t.deal
+            chosen = t.plays[pick]
+            t.log.append(chosen)
+            if deal is None:
+                self._return(i, t, chosen)
+                continue
+            seat = deal.to_act
+            assert seat is not None
+            base = i * _ROW
+            s = seat - 1
+            if chosen is PASS:
+                deal.apply(PASS)
+                if deal.table is None:
+                    cleared.append(i)
                 else:
-                    row[1] = row[3] = steps
-                self.dones[i] = self.episode == "hand" or match.to_act is None
-                if match.to_act is None:
-                    self.matches[i] = self._new_match()
-            self._obs[i] = self._observe(i)
+                    shifted.append(i)
+                    at = base + trick
+                    up += (at + _C, at + _C + 1 + s)
+            else:
+                assert isinstance(chosen, Reading)
+                before = deal.count(seat)
+                deal.apply(chosen)
+                if deal.to_act is None:
+                    self._end_hand(i, t)
+                    continue
+                cards = [c.index for c in chosen.cards]
+                n = len(cards)
+                if len(set(cards)) == n:
+                    played[0].extend(cards)
+                    sizes[0].append(n)
+                else:
+                    once = list(dict.fromkeys(cards))
+                    again = list(cards)
+                    for c in once:
+                        again.remove(c)
+                    played[0].extend(once)
+                    sizes[0].append(len(once))
+                    played[1].extend(again)
+                    sizes[1].append(len(again))
+                    bases[1].append(base)
+                    seats[1].append(s)
+                bases[0].append(base)
+                seats[0].append(s)
+                up += (base + trick + _C + 1 + s, base + table_kind + _KIND_SLOT[chosen.kind],
+                       base + table_seat + s)
+                if chosen.rank is not None:
+                    up.append(base + table_rank + _RANK_SLOT[chosen.rank])
+                at = base + cards_left + (_MAX_HELD + 1) * s
+                after = before - n
+                down.append(at + min(before, _MAX_HELD))
+                up.append(at + min(after, _MAX_HELD))
+                if not after:
+                    up.append(base + finished + 4 * s + len(deal.finish_order) - 1)
+                led.append(i)
+                shifted.append(i)
+            after_seat = deal.to_act
+            assert after_seat is not None
+            if after_seat != seat:  # the same seat again: its partner went out (it leads)
+                down.append(base + to_act + s)
+                up.append(base + to_act + after_seat - 1)
+            self._legal(i, t)
+        views = self._views
+        if led:
+            views[led, :, _TABLE_BLOCK[0]:_TABLE_BLOCK[1]] = 0.0
+        if cleared:
+            views[cleared, :, _TABLE_BLOCK[0]:_TRICK_BLOCK[1]] = 0.0
+        if shifted:
+            lo = _TRICK_BLOCK[0]
+            views[shifted, :, lo + _EVENT:lo + 3 * _EVENT] = views[shifted, :, lo:lo + 2 * _EVENT]
+            views[shifted, :, lo:lo + _EVENT] = 0.0
+        # Every count that changes, in one pass (a second copy of a card in a second one).
+        ups = np.asarray(up, dtype=np.intp)
+        downs = np.asarray(down, dtype=np.intp)
+        for r in (0, 1):
+            lower: list[npt.NDArray[np.intp]] = [downs] if r == 0 else []
+            lift: list[npt.NDArray[np.intp]] = [ups] if r == 0 else []
+            if sizes[r]:
+                n_ = np.asarray(sizes[r])
+                at_row = np.repeat(np.asarray(bases[r], dtype=np.intp), n_)
+                own = at_row + _C * np.repeat(np.asarray(seats[r], dtype=np.intp), n_)
+                cards_ = np.asarray(played[r], dtype=np.intp)
+                lower += (own + (k["hand"] + cards_), own + (k["unseen"] + cards_))
+                lift += (own + (k["played"] + cards_), at_row + (k["table_cards"] + cards_),
+                         at_row + (trick + cards_))
+            elif r == 1:
+                continue
+            where = np.concatenate(lower + lift)
+            by = np.ones(len(where), dtype=np.float32)
+            by[:sum(len(x) for x in lower)] = -1.0
+            self._count(where, by)
+        self._gather()
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
-    def _new_match(self) -> Match:
-        match = Match(self.preset, seed=self.seed, match_number=self._next_match)
-        self._next_match += 1
-        return match
+    def _count(self, at: npt.NDArray[np.intp], by: npt.NDArray[np.float32]) -> None:
+        """Count the absolute positions ``at`` (``table * _ROW + position``, no two alike) up
+        or down by ``by`` in the views of the seats that see them."""
+        table, q = np.divmod(at, _ROW)
+        where = table[:, None] * (4 * _OBS) + _VIEW_AT[q]
+        where[~_VIEW_SEEN[q]] = self._dump
+        self._kept[where] += by[:, None]
 
-    def _observe(self, i: int) -> Observation:
-        match = self.matches[i]
-        seat = match.to_act
-        assert seat is not None
-        obs = match.observation(seat)
-        observation_array(obs, self.observations[i])
-        action_mask(obs, self.masks[i])
+    def _gather(self) -> None:
+        """Each table's observation of its seat to act, from its kept views; the masks."""
+        self.masks[:] = False
+        marked = self._marked
+        self.masks.reshape(-1)[np.fromiter(marked, dtype=np.intp, count=len(marked))] = True
+        self._marked = []
+        np.multiply(self._all, 4, out=self._which)
+        self._which += self.seats
+        self._which -= 1
+        np.take(self._views.reshape(4 * self.n, _OBS), self._which, axis=0,
+                out=self.observations)
+
+    # -- one table ---------------------------------------------------------------------------
+
+    def _new_table(self) -> _Table:
+        t = _Table(self.preset, self.seed, self._next_match)
+        self._next_match += 1
+        return t
+
+    def _legal(self, i: int, t: _Table) -> None:
+        """Table ``i``'s seat to act, its legal ids and actions, written into the mask."""
+        deal = t.deal
+        if deal is None:
+            seat = t.exchange.to_return
+            assert seat is not None
+            cards: list[Card] = t.exchange.returnable(seat)
+            t.plays = list(cards)
+            t.ids = [return_id(c) for c in cards]
+        else:
+            seat = deal.to_act
+            assert seat is not None
+            table = deal.table
+            plays: list[Action] = legal_plays(  # type: ignore[assignment]  # a new list
+                deal.held(seat), t.level, None if table is None else table.play, every=True)
+            t.ids = play_ids(plays)  # type: ignore[arg-type]  # readings only, so far
+            t.plays = plays
+            if table is not None:
+                t.ids.append(PASS_ID)
+                plays.append(PASS)
         self.seats[i] = seat
-        return obs
+        at = i * ACTION_SIZE
+        self._marked += [at + j for j in t.ids]
+
+    def _return(self, i: int, t: _Table, card: Action) -> None:
+        assert isinstance(card, Card)
+        seat = t.exchange.to_return
+        assert seat is not None
+        t.exchange.apply_return(seat, card)
+        if t.exchange.done:
+            t.deal = Deal(t.exchange.hands, t.level, t.exchange.leader)
+        self._rebuild(i, t)
+        self._legal(i, t)
+
+    def _end_hand(self, i: int, t: _Table) -> None:
+        deal = t.deal
+        assert deal is not None
+        finish = deal.finish_order
+        result = settle(t.team_levels, t.a_tries, t.level_team, finish, self.preset)
+        steps = float(result.steps)
+        row = self.rewards[i]
+        row[:] = -steps
+        if result.winner == "13":
+            row[0] = row[2] = steps
+        else:
+            row[1] = row[3] = steps
+        over = result.final_winner is not None
+        if t.watched:
+            t.synced_match()
+        self.dones[i] = self.episode == "hand" or over
+        if over:
+            t = self._tables[i] = self._new_table()
+        else:
+            t.next_hand(self.seed, self.preset, result, finish)
+        self._rebuild(i, t)
+        self._legal(i, t)
+
+    def _rebuild(self, i: int, t: _Table) -> None:
+        """Write table ``i``'s kept views whole, as a hand starts or a card goes back (no card
+        is played yet: no table, no trick, nobody out)."""
+        k = _K
+        hits: list[int] = []
+        hands = t.exchange.hands if t.deal is None else t.deal.hands
+        for s, cards in hands.items():
+            hits += [k["hand"] + _C * (s - 1) + c.index for c in cards]
+            hits.append(k["cards_left"] + (_MAX_HELD + 1) * (s - 1) + min(len(cards), _MAX_HELD))
+        for team, slot in _TEAM_SLOT.items():
+            hits.append(k["team_levels"] + len(RANKS) * slot + _RANK_SLOT[t.team_levels[team]])
+            hits.append(k["a_tries"] + 4 * slot + min(t.a_tries.get(team, 0), 3))
+        hits.append(k["level"] + _RANK_SLOT[t.level])
+        if t.level_team is not None:
+            hits.append(k["level_team"] + _TEAM_SLOT[t.level_team])
+        ex = t.exchange
+        hits.append(k["tribute_kind"] + _TRIBUTE_KINDS.index(ex.kind))
+        for g_at, g in enumerate(ex.gifts[:2]):
+            at = k["gifts"] + _EXCHANGE * g_at
+            hits += (at + g.card.index, at + _C + g.giver - 1, at + _C + 4 + g.receiver - 1)
+        for s in (1, 2, 3, 4):
+            seen = [r for r in ex.returns if s in (r.giver, r.receiver)]
+            for r_at, r in enumerate(seen[:2]):
+                at = k["returns"] + 2 * _EXCHANGE * (s - 1) + _EXCHANGE * r_at
+                hits += (at + r.card.index, at + _C + r.giver - 1, at + _C + 4 + r.receiver - 1)
+        hits.append(k["phase"] + (0 if t.deal is None else 1))
+        hits.append(k["to_act"] + t.to_act() - 1)
+        row = np.bincount(hits, minlength=_ROW).astype(np.float32)
+        views = self._views[i]
+        np.take(row, _GATHER, out=views)
+        known = views[:, _HAND[0]:_HAND[1]] + views[:, _PLAYED[0]:_PLAYED[1]].reshape(
+            4, 4, _C).sum(axis=1)
+        np.maximum(2.0 - known, 0.0, out=views[:, _UNSEEN[0]:_UNSEEN[1]])
+
+    # -- views for players that take an Observation ------------------------------------------
 
     def observation(self, i: int) -> Observation:
         """Table ``i``'s observation of the seat to act (for players that take one)."""
-        return self._obs[i]
+        match = self._tables[i].synced_match()
+        return match.observation(int(self.seats[i]))
+
+    @property
+    def matches(self) -> list[Match]:
+        """Each table's match as a :class:`~guandan.match.Match` (replayed up to now)."""
+        return [t.synced_match() for t in self._tables]
 
     def __repr__(self) -> str:
         return f"Tables({self.n}, rules={self.preset.name!r}, seed={self.seed})"

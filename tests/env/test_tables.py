@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+from players.test_compiled import PURE  # tests/ is on the path
 
-from guandan.encoding import PASS_ID, action_mask, observation_array
+import guandan.env.tables as tables_module
+from guandan.encoding import PASS_ID, action_mask, action_of, observation_array
 from guandan.env import Tables
+from guandan.match import Match
+from guandan.players.compiled import compiled_modules, stale_modules
 
 
 def _run(tables: Tables, steps: int, seed: int) -> list[np.ndarray]:
@@ -76,6 +82,14 @@ def test_bad_actions_are_refused_and_change_nothing() -> None:
         tables.step(np.array([-1, legal]))
     with pytest.raises(ValueError, match="number of tables"):
         Tables(0)
+    with pytest.raises(ValueError, match="number of tables"):
+        Tables(2.5)
+    with pytest.raises(ValueError, match="seed"):
+        Tables(2, seed="x")
+    with pytest.raises(ValueError, match="rules"):
+        Tables(2, rules=3)
+    with pytest.raises(ValueError, match="episode"):
+        Tables(2, episode="deal")
 
 
 def test_match_episodes_end_only_with_the_match() -> None:
@@ -94,3 +108,49 @@ def test_match_episodes_end_only_with_the_match() -> None:
     assert dones[0] and first.final_winner is not None
     assert hands_rewarded == len(first.results) > 1
     assert tables.matches[0] is not first and tables.matches[0].match_number == 2
+
+
+@pytest.mark.parametrize(("rules", "steps"), [
+    ("site", 1400), ("national", 500), ("huaian", 500), ("nanjing", 500)])
+def test_kept_arrays_equal_fresh_ones_position_by_position(rules: str, steps: int) -> None:
+    # Each table's arrays, kept a turn at a time, against observation_array and action_mask of
+    # the same position seen through a Match that takes the same actions: through tribute,
+    # returns, finished players, ended tricks and (site) a new match: 13,600 positions.
+    n = 4
+    tables = Tables(n, rules=rules, seed=11, episode="match")
+    obs, mask, seat = tables.reset()
+    rng = np.random.default_rng(7)
+    matches = [Match(rules, seed=11, match_number=i + 1) for i in range(n)]
+    next_match = n + 1
+    returns = 0
+    for _ in range(steps):
+        for i, m in enumerate(matches):
+            fresh = m.observation(m.to_act)  # type: ignore[arg-type]
+            assert seat[i] == m.to_act
+            assert (obs[i] == observation_array(fresh)).all()
+            assert (mask[i] == action_mask(fresh)).all()
+            returns += fresh.phase == "return"
+        choice = []
+        for i in range(n):
+            ids = np.flatnonzero(mask[i])
+            plays = ids[ids != PASS_ID]  # lean to plays, so that hands end
+            choice.append(int(rng.choice(plays if len(plays) and rng.random() < 0.85 else ids)))
+        for i, m in enumerate(matches):
+            fresh = m.observation(m.to_act)  # type: ignore[arg-type]
+            m.apply(action_of(choice[i], fresh))
+        obs, mask, seat, _, dones = tables.step(np.array(choice))
+        for i, m in enumerate(matches):
+            assert dones[i] == (m.final_winner is not None)
+            if dones[i]:
+                matches[i] = Match(rules, seed=11, match_number=next_match)
+                next_match += 1
+    assert returns > 0 and (next_match > n + 1 or rules != "site")
+
+
+@pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")
+def test_the_batched_step_is_compiled_and_current() -> None:
+    # setup.py compiles the tables' step with mypyc: a compiled file older than its source
+    # would run old code.
+    folder = Path(tables_module.__file__).resolve().parent
+    assert "tables" in compiled_modules(folder)
+    assert stale_modules(folder) == [], "sources edited after compiling: pip install -e . again"
