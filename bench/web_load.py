@@ -26,6 +26,7 @@ import json
 import os
 import random
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -39,6 +40,9 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 AI_PACE = 0.9  # the page's pause before asking for the next AI move (static/state.js)
 THINK = 1.0  # the person's pause before acting
+#: One TLS context for all the clients (the server is plain HTTP, but each httpx client would
+#: otherwise load the CA certificates anew: 20 ms of the load generator's CPU per person).
+TLS = ssl.create_default_context()
 
 
 def free_port() -> int:
@@ -85,6 +89,38 @@ def tree_rss_mb(pid: int) -> float:
     return round(total / 1024, 1)
 
 
+def _stat(pid: int) -> tuple[int, str, float] | None:
+    """(parent pid, name, CPU seconds used so far) of a process, from /proc/PID/stat."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name = text[text.index("(") + 1:text.rindex(")")]
+    f = text.rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(f[1]), name, (int(f[11]) + int(f[12])) / tick
+
+
+def tree_cpu(pid: int) -> dict[int, float]:
+    """CPU seconds used so far by ``pid`` and each of its descendants."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            st = _stat(int(d.name))
+            if st is not None:
+                parents[int(d.name)] = st[0]
+                cpu[int(d.name)] = st[2]
+    out = {}
+    for p, c in cpu.items():
+        q = p
+        while q not in (0, 1, pid) and q in parents:
+            q = parents[q]
+        if q == pid:
+            out[p] = c
+    return out
+
+
 def start_server(cwd: Path, data: str, args: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
@@ -103,9 +139,20 @@ def start_server(cwd: Path, data: str, args: list[str]) -> tuple[subprocess.Pope
     raise RuntimeError("the server did not start")
 
 
-async def person(client: httpx.AsyncClient, until: float, actions: list[float],
-                 moves: list[float], errors: list[str]) -> None:
+async def person(url: str, until: float, actions: list[float], moves: list[float],
+                 errors: list[str]) -> None:
+    """One person with their own connection, as a browser has: one client shared by all
+    would scan its pool of every connection on each request (httpx's pool is linear), and
+    the load generator, not the server, would be what the figures measure."""
     await asyncio.sleep(random.random() * AI_PACE)  # the people did not all come at once
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits,
+                                 verify=TLS) as client:
+        await play_game(client, until, actions, moves, errors)
+
+
+async def play_game(client: httpx.AsyncClient, until: float, actions: list[float],
+                    moves: list[float], errors: list[str]) -> None:
     try:
         r = await client.post("/api/games", json={})
     except httpx.HTTPError as e:
@@ -156,11 +203,12 @@ async def person(client: httpx.AsyncClient, until: float, actions: list[float],
 
 
 async def watch(url: str, pid: int, until: float, mem: list[float],
-                budgets: list[float]) -> None:
+                budgets: list[float], cpu: dict[int, float]) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=10) as c:
         while time.perf_counter() < until:
             await asyncio.sleep(2.0)
             mem.append(tree_rss_mb(pid))
+            cpu.update(tree_cpu(pid))  # a worker replaced meanwhile keeps its last figure
             try:
                 r = await c.get("/api/health")
                 if r.status_code == 200 and r.json()["ai"]["recent_budget_ms"] is not None:
@@ -175,15 +223,24 @@ async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]
     errors: list[str] = []
     mem: list[float] = []
     budgets: list[float] = []
-    limits = httpx.Limits(max_connections=games + 8, max_keepalive_connections=games + 8)
-    until = time.perf_counter() + seconds
-    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
-        await asyncio.gather(watch(url, pid, until, mem, budgets),
-                             *(person(client, until, actions, moves, errors)
-                               for _ in range(games)))
+    cpu0 = tree_cpu(pid)
+    cpu: dict[int, float] = {}
+    me0 = time.process_time()
+    t0 = time.perf_counter()
+    until = t0 + seconds
+    await asyncio.gather(watch(url, pid, until, mem, budgets, cpu),
+                         *(person(url, until, actions, moves, errors) for _ in range(games)))
+    wall = time.perf_counter() - t0
+    cpu.update(tree_cpu(pid))
+    server = cpu.get(pid, 0.0) - cpu0.get(pid, 0.0)
+    workers = sum(c - cpu0.get(p, 0.0) for p, c in cpu.items() if p != pid)
+    # The share of one core each part used over the run (2.0 would be both cores).
+    cores = {"server": round(server / wall, 2), "ai_workers": round(workers / wall, 2),
+             "load_generator": round((time.process_time() - me0) / wall, 2)}
     return {"games": games, "seconds": seconds, "action_ms": summary(actions),
             "ai_move_ms": summary(moves), "max_rss_mb": max(mem) if mem else None,
-            "search_budget_ms": summary(budgets), "errors": len(errors),
+            "search_budget_ms": summary(budgets), "cpu_cores": cores,
+            "load_average": [round(x, 2) for x in os.getloadavg()], "errors": len(errors),
             "first_errors": errors[:5]}
 
 
