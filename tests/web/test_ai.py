@@ -117,12 +117,57 @@ def test_the_budget_shrinks_with_the_queue() -> None:
     assert pool.budget() == pytest.approx(100)
     pool.in_flight = 199
     assert pool.budget() == pytest.approx(5)
-    # A decision that waited past its deadline thinks as little as the player can.
+    # A decision that waited past its deadline is the heuristic's.
     from guandan.match import Match
 
     obs = Match(seed=1).observation(1)
-    _, _, name, budget = ai_module.think("search", 1, obs, 260.0, time.time() - 1)
-    assert (name, budget) == ("search", 0.0)
+    _, _, name, budget, *_ = ai_module.think("search", 1, obs, 260.0, time.time() - 1)
+    assert (name, budget) == ("heuristic", 0.0)
+
+
+def test_the_budget_fits_the_searches_asked_for_into_the_workers_time() -> None:
+    pool = AIPool(2, budget_ms=260, target_s=1.0)
+    try:
+        for i in range(100):  # 20 searches a second: 70% of two workers is 70 ms each
+            mode, budget = pool.plan("search", now=i / 20)
+        assert mode == "search"
+        assert budget == pytest.approx(0.7 * 2 * 1000 / 20 - ai_module.SEARCH_BASE_MS, rel=0.03)
+        # Searches that take twice their plan (a machine short of CPU) get half the time.
+        pool._planned, pool._wall = 10.0, 20.0
+        assert pool.plan("search", now=5.0)[1] == pytest.approx(
+            0.7 * 2 * 1000 / 20 / 2 - ai_module.SEARCH_BASE_MS, rel=0.03)
+        pool._planned = pool._wall = 10.0
+        for i in range(500):  # 100 a second: 10 ms is not worth a search: the heuristic's
+            mode, budget = pool.plan("search", now=10 + i / 100)
+        assert (mode, budget) == ("heuristic", 0.0)
+        assert pool.plan("heuristic", now=15.0) == ("worker", 0.0)  # no budget: as it is
+        pool.in_flight = 4  # two waiting per worker: a long queue
+        assert pool.plan("heuristic", now=15.0) == ("inline", 0.0)
+        assert pool.plan("search", now=100.0) == ("heuristic", 0.0)
+    finally:
+        pool.shutdown()
+
+
+def test_under_load_the_heuristic_decides_and_the_strength_is_said() -> None:
+    import asyncio
+
+    from guandan.match import Match
+    from guandan.players import make_player
+
+    pool = AIPool(0, budget_ms=260, target_s=1.0)
+    m = Match(seed=2)
+    obs = m.observation(m.to_act or 1)
+    quiet = asyncio.run(pool.decide("search", obs.seat, obs))
+    assert quiet.played_by == "search" and quiet.budget_ms == 260
+    pool.in_flight = 2  # the queue is long
+    busy = asyncio.run(pool.decide("search", obs.seat, obs))
+    assert busy.played_by == "heuristic" and busy.budget_ms == 0
+    assert busy.action == make_player("heuristic", seed=obs.seat).act(obs)
+    stats = pool.stats()
+    assert stats["decisions"] == {"search": 1, "heuristic": 1}
+    assert stats["recent_searched_share"] == 0.5
+    assert stats["recent_search_budget_ms"] == 260
+    assert stats["recent_budget_ms"] == 130
 
 
 def test_workers_end_with_a_killed_server(tmp_path: Path) -> None:
