@@ -10,7 +10,10 @@ for them). For 50 and 200 games at once it measures, for ``--seconds`` each:
   p95 ≤ 1.5 s at 200 games;
 - the memory of the server and its AI workers (the largest sum of their RSS seen);
 - the search's thinking budget the server gave its decisions (``/api/health``, when the
-  server has it), which says how strong the AI played at that load (see the README).
+  server has it), and the share of the searching AI's decisions that were searched rather
+  than left to the heuristic: how strong the AI played at that load (see the README);
+- the CPU each part used, in cores: the server's process, its AI workers, and this load
+  generator itself (all on the same machine).
 
 ``--cwd`` runs the server of another checkout (the code before a change), so the figures
 before and after come from the same script:
@@ -217,6 +220,26 @@ async def watch(url: str, pid: int, until: float, mem: list[float],
                 pass
 
 
+async def ai_strength(url: str) -> dict[str, Any]:
+    """How the searching AI played over the run (servers that count it): its decisions by
+    how they were made (``search`` with a budget, or left to the ``heuristic`` under load),
+    the share searched, and the mean budget of the searched ones lately."""
+    async with httpx.AsyncClient(base_url=url, timeout=10) as c:
+        try:
+            ai = (await c.get("/api/health")).json()["ai"]
+        except (httpx.HTTPError, KeyError, ValueError):
+            return {}
+    counts = ai.get("decisions")
+    if counts is None:
+        return {}
+    searched, dropped = counts.get("search", 0), counts.get("heuristic", 0)
+    return {"decisions": counts,
+            "searched_share": round(searched / (searched + dropped), 3)
+            if searched + dropped else None,
+            "recent_search_budget_ms": ai.get("recent_search_budget_ms"),
+            "worker_cpu_share": ai.get("worker_cpu_share")}
+
+
 async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]:
     actions: list[float] = []
     moves: list[float] = []
@@ -232,6 +255,7 @@ async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]
                          *(person(url, until, actions, moves, errors) for _ in range(games)))
     wall = time.perf_counter() - t0
     cpu.update(tree_cpu(pid))
+    strength = await ai_strength(url)
     server = cpu.get(pid, 0.0) - cpu0.get(pid, 0.0)
     workers = sum(c - cpu0.get(p, 0.0) for p, c in cpu.items() if p != pid)
     # The share of one core each part used over the run (2.0 would be both cores).
@@ -239,7 +263,7 @@ async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]
              "load_generator": round((time.process_time() - me0) / wall, 2)}
     return {"games": games, "seconds": seconds, "action_ms": summary(actions),
             "ai_move_ms": summary(moves), "max_rss_mb": max(mem) if mem else None,
-            "search_budget_ms": summary(budgets), "cpu_cores": cores,
+            "search_budget_ms": summary(budgets), "strength": strength, "cpu_cores": cores,
             "load_average": [round(x, 2) for x in os.getloadavg()], "errors": len(errors),
             "first_errors": errors[:5]}
 

@@ -188,8 +188,10 @@ class AIPool:
         self._executor: Executor | None = self._new_executor() if workers > 0 else None
         self._asked: deque[float] = deque()  # when each recent search was asked for
         # Recent searches (moving sums): the time planned (budget + base), the time they took
-        # by the clock and of the CPU.
+        # by the clock and of the CPU; forgotten when none was made for a while (the load may
+        # have changed: the next searches measure it again).
         self._planned = self._wall = self._cpu = 1.0
+        self._measured = 0.0
         self.counts: Counter[str] = Counter()  # decisions by how they were made (all time)
         self._recent: deque[tuple[str, float]] = deque(maxlen=500)  # (mode, budget)
 
@@ -222,6 +224,8 @@ class AIPool:
         workers = max(1, self.workers)
         by_queue = self.target_s * 1000.0 / (1.0 + self.in_flight / workers)
         rate = self._rate(now)
+        if now - self._measured > RATE_WINDOW:
+            self._planned = self._wall = self._cpu = 1.0
         by_time = float("inf")
         if rate > 0:
             by_time = UTILISATION * workers * 1000.0 / (rate * self.stretch) - SEARCH_BASE_MS
@@ -294,6 +298,7 @@ class AIPool:
             self._planned = k * self._planned + (1 - k) * (used + SEARCH_BASE_MS)
             self._wall = k * self._wall + (1 - k) * wall
             self._cpu = k * self._cpu + (1 - k) * cpu
+            self._measured = time.monotonic()
         self.counts[mode] += 1
         self._recent.append((mode, used))
         return Decision(action, reason, played_by, used)

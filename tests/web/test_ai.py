@@ -133,10 +133,13 @@ def test_the_budget_fits_the_searches_asked_for_into_the_workers_time() -> None:
         assert mode == "search"
         assert budget == pytest.approx(0.7 * 2 * 1000 / 20 - ai_module.SEARCH_BASE_MS, rel=0.03)
         # Searches that take twice their plan (a machine short of CPU) get half the time.
-        pool._planned, pool._wall = 10.0, 20.0
+        pool._planned, pool._wall, pool._measured = 10.0, 20.0, 5.0
         assert pool.plan("search", now=5.0)[1] == pytest.approx(
             0.7 * 2 * 1000 / 20 / 2 - ai_module.SEARCH_BASE_MS, rel=0.03)
-        pool._planned = pool._wall = 10.0
+        # A measure of five seconds ago is forgotten: the next searches measure again.
+        pool._measured = -0.5
+        assert pool.plan("search", now=5.0)[1] == pytest.approx(
+            0.7 * 2 * 1000 / 20 - ai_module.SEARCH_BASE_MS, rel=0.03)
         for i in range(500):  # 100 a second: 10 ms is not worth a search: the heuristic's
             mode, budget = pool.plan("search", now=10 + i / 100)
         assert (mode, budget) == ("heuristic", 0.0)
