@@ -104,8 +104,9 @@ def _stat(pid: int) -> tuple[int, str, float] | None:
     return int(f[1]), name, (int(f[11]) + int(f[12])) / tick
 
 
-def tree_cpu(pid: int) -> dict[int, float]:
-    """CPU seconds used so far by ``pid`` and each of its descendants."""
+def tree_cpu(pid: int) -> dict[int, tuple[int, float]]:
+    """Each of ``pid`` and its descendants: (its depth below ``pid``, or -1 for a helper of
+    ``multiprocessing`` such as its resource tracker; the CPU seconds it used so far)."""
     parents: dict[int, int] = {}
     cpu: dict[int, float] = {}
     for d in Path("/proc").iterdir():
@@ -116,11 +117,15 @@ def tree_cpu(pid: int) -> dict[int, float]:
                 cpu[int(d.name)] = st[2]
     out = {}
     for p, c in cpu.items():
-        q = p
+        q, depth = p, 0
         while q not in (0, 1, pid) and q in parents:
-            q = parents[q]
+            q, depth = parents[q], depth + 1
         if q == pid:
-            out[p] = c
+            try:
+                helper = b"resource_tracker" in Path(f"/proc/{p}/cmdline").read_bytes()
+            except OSError:
+                helper = False
+            out[p] = (-1 if helper else depth, c)
     return out
 
 
@@ -206,7 +211,7 @@ async def play_game(client: httpx.AsyncClient, until: float, actions: list[float
 
 
 async def watch(url: str, pid: int, until: float, mem: list[float],
-                budgets: list[float], cpu: dict[int, float]) -> None:
+                budgets: list[float], cpu: dict[int, tuple[int, float]]) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=10) as c:
         while time.perf_counter() < until:
             await asyncio.sleep(2.0)
@@ -240,14 +245,15 @@ async def ai_strength(url: str) -> dict[str, Any]:
             "worker_cpu_share": ai.get("worker_cpu_share")}
 
 
-async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]:
+async def load(url: str, pid: int, games: int, seconds: float,
+               processes: int = 1) -> dict[str, Any]:
     actions: list[float] = []
     moves: list[float] = []
     errors: list[str] = []
     mem: list[float] = []
     budgets: list[float] = []
     cpu0 = tree_cpu(pid)
-    cpu: dict[int, float] = {}
+    cpu: dict[int, tuple[int, float]] = {}
     me0 = time.process_time()
     t0 = time.perf_counter()
     until = t0 + seconds
@@ -256,8 +262,12 @@ async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]
     wall = time.perf_counter() - t0
     cpu.update(tree_cpu(pid))
     strength = await ai_strength(url)
-    server = cpu.get(pid, 0.0) - cpu0.get(pid, 0.0)
-    workers = sum(c - cpu0.get(p, 0.0) for p, c in cpu.items() if p != pid)
+    # The server's processes: the one started, and with --processes its children; below
+    # them, the AI's workers.
+    used = {p: (depth, c - cpu0.get(p, (0, 0.0))[1]) for p, (depth, c) in cpu.items()}
+    last = 1 if processes > 1 else 0
+    server = sum(c for depth, c in used.values() if depth <= last)
+    workers = sum(c for depth, c in used.values() if depth > last)
     # The share of one core each part used over the run (2.0 would be both cores).
     cores = {"server": round(server / wall, 2), "ai_workers": round(workers / wall, 2),
              "load_generator": round((time.process_time() - me0) / wall, 2)}
@@ -266,6 +276,17 @@ async def load(url: str, pid: int, games: int, seconds: float) -> dict[str, Any]
             "search_budget_ms": summary(budgets), "strength": strength, "cpu_cores": cores,
             "load_average": [round(x, 2) for x in os.getloadavg()], "errors": len(errors),
             "first_errors": errors[:5]}
+
+
+def server_processes(server_args: str) -> int:
+    """The ``--processes`` among the server's arguments (1 if none)."""
+    words = server_args.split()
+    for i, w in enumerate(words):
+        if w == "--processes" and i + 1 < len(words):
+            return int(words[i + 1])
+        if w.startswith("--processes="):
+            return int(w.split("=", 1)[1])
+    return 1
 
 
 def main() -> int:
@@ -282,6 +303,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "web_load.json"))
     args = ap.parse_args()
     out: dict[str, Any] = {"label": args.label, "cwd": args.cwd, "ai_workers": args.ai_workers,
+                           "server_args": args.server_args,
                            "load_average_before": list(os.getloadavg()), "runs": []}
     for games in (int(g) for g in args.games.split(",")):
         with tempfile.TemporaryDirectory() as data:
@@ -289,7 +311,8 @@ def main() -> int:
                                      ["--ai-workers", str(args.ai_workers),
                                       *args.server_args.split()])
             try:
-                run = asyncio.run(load(url, proc.pid, games, args.seconds))
+                run = asyncio.run(load(url, proc.pid, games, args.seconds,
+                                       server_processes(args.server_args)))
             finally:
                 proc.terminate()
                 proc.wait(20)
