@@ -10,16 +10,17 @@ same one.
   is then replaced by a new one, the log says so, and the decision is made again there. It is
   never quietly made by another player: should the player itself fail (a bug), ``greedy``
   decides that one action and the answer says so (``played_by``), as does the log.
-- **Load** (``AIPool.plan``): a player that searches (``search``) may think for at most
-  ``budget_ms`` (260 ms), less as the load grows, so that its answer comes within
-  ``target_s``. Two measures bound the budget: the queue (``target / (1 + decisions in flight
-  per worker)``) and the workers' real time: the searches asked for per second, times what a
-  search really takes at its budget (measured: the clock, the time around the sampling, the
-  CPU the workers get on a shared machine), may fill at most ``UTILISATION`` of the workers.
-  When that leaves less than ``MIN_SEARCH_MS``, or the queue is long, the decision is the
-  heuristic's (the search's own first choice, about 0.3 ms), made in the server's process at
-  once: no queue, no copying to a worker. A decision that waited in a worker's queue past its
-  deadline is the heuristic's too. ``stats`` says how many were searched, with what budget.
+- **Load** (``AIPool.plan``): a player that searches (``search``) thinks for ``budget_ms``
+  (260 ms) a decision, less with a queue (``target / (1 + decisions in flight per worker)``),
+  as long as the workers have the time: each search is charged what searches have really
+  taken lately at that budget (the clock, the time around the sampling, the CPU the workers
+  get on a shared machine), against ``UTILISATION`` of the workers' time, and settled with
+  what it took. A search that does not fit, or would get less than ``MIN_SEARCH_MS`` (a short
+  search is no better than the heuristic), or meets a long queue, is the heuristic's (the
+  search's own first choice, about 0.3 ms), made in the server's process at once: no queue,
+  no copying to a worker. So under load some decisions are searched in full and the others
+  are the heuristic's; ``stats`` says how many of each. A decision that waited in a worker's
+  queue past its deadline is the heuristic's too.
 - **Workers watch their parent**: each one ends itself when the server's process is gone
   (a ``kill -9`` of the server leaves no worker behind).
 """
@@ -51,9 +52,9 @@ DEFAULT_BUDGET_MS = 260.0
 #: The time within which an AI decision should be answered, queue included (s).
 #: 0.8 s leaves room under the page's 1.5 s for the request's own time around the decision.
 DEFAULT_TARGET_S = 0.8
-#: Below this budget the search is not worth its cost: the heuristic decides (its first choice
-#: is the heuristic's, and with a couple of sampled deals it almost always keeps it).
-MIN_SEARCH_MS = 20.0
+#: Below this budget the search is not worth its cost: with 8 sampled deals (about 45 ms) it
+#: won 47.0% [42.2, 51.9] of 400 duplicate hands against the heuristic (``bench/web_load.md``).
+MIN_SEARCH_MS = 100.0
 #: The share of the workers' time that searches may fill: the rest absorbs the bursts, so
 #: the queue stays short.
 UTILISATION = 0.7
@@ -192,6 +193,8 @@ class AIPool:
         # have changed: the next searches measure it again).
         self._planned = self._wall = self._cpu = 1.0
         self._measured = 0.0
+        self._time = max(1, workers) * 1000.0  # the workers' time left for searches (ms)
+        self._refilled = time.monotonic()
         self.counts: Counter[str] = Counter()  # decisions by how they were made (all time)
         self._recent: deque[tuple[str, float]] = deque(maxlen=500)  # (mode, budget)
 
@@ -218,33 +221,42 @@ class AIPool:
             return 0.0
         return len(self._asked) / max(1.0, min(RATE_WINDOW, now - self._asked[0]))
 
-    def budget(self, now: float | None = None) -> float:
-        """The budget of a search asked for now (ms): the queue's bound and the workers'."""
-        now = time.monotonic() if now is None else now
+    def budget(self) -> float:
+        """The budget of a search asked for now (ms): shorter the longer the queue."""
         workers = max(1, self.workers)
-        by_queue = self.target_s * 1000.0 / (1.0 + self.in_flight / workers)
-        rate = self._rate(now)
-        if now - self._measured > RATE_WINDOW:
-            self._planned = self._wall = self._cpu = 1.0
-        by_time = float("inf")
-        if rate > 0:
-            by_time = UTILISATION * workers * 1000.0 / (rate * self.stretch) - SEARCH_BASE_MS
-        return max(0.0, min(self.budget_ms, by_queue, by_time))
+        return min(self.budget_ms, self.target_s * 1000.0 / (1.0 + self.in_flight / workers))
 
-    def plan(self, name: str, now: float | None = None) -> tuple[Mode, float]:
-        """How a decision of ``name`` asked for now is made: ``search`` (in a worker, with the
-        budget), ``heuristic`` (a search left to the heuristic, here and now), ``worker`` (a
-        player without a budget, in a worker) or ``inline`` (a cheap one, here, the queue
-        being long)."""
+    def _refill(self, now: float) -> None:
+        """The workers' time for searches (ms), accrued since the last look: ``UTILISATION``
+        of each worker's second, kept for at most a second."""
+        workers = max(1, self.workers)
+        self._time = min(workers * 1000.0,
+                         self._time + (now - self._refilled) * UTILISATION * workers * 1000.0)
+        self._refilled = now
+
+    def plan(self, name: str, now: float | None = None) -> tuple[Mode, float, float]:
+        """How a decision of ``name`` asked for now is made, with its budget and the workers'
+        time it was charged (ms): ``search`` (in a worker), ``heuristic`` (a search left to
+        the heuristic, here and now), ``worker`` (a player without a budget, in a worker) or
+        ``inline`` (a cheap one, here, the queue being long).
+
+        A search is charged what one has really taken lately at its budget (``stretch``) and
+        made only while the workers' time covers it: the searches made are full ones, as
+        many as the workers can take, and the others the heuristic's."""
         now = time.monotonic() if now is None else now
         queue_long = self.in_flight >= QUEUE_LONG * max(1, self.workers)
         if not takes_budget(name):
-            return ("inline", 0.0) if queue_long and name in CHEAP else ("worker", 0.0)
+            return ("inline", 0.0, 0.0) if queue_long and name in CHEAP else ("worker", 0.0, 0.0)
         self._asked.append(now)
-        budget = self.budget(now)
-        if queue_long or budget < MIN_SEARCH_MS:
-            return "heuristic", 0.0
-        return "search", budget
+        self._refill(now)
+        if now - self._measured > RATE_WINDOW:  # an old measure: measure again
+            self._planned = self._wall = self._cpu = 1.0
+        budget = self.budget()
+        cost = (budget + SEARCH_BASE_MS) * self.stretch
+        if queue_long or budget < MIN_SEARCH_MS or self._time < cost:
+            return "heuristic", 0.0, 0.0
+        self._time -= cost
+        return "search", budget, cost
 
     def stats(self) -> dict[str, Any]:
         """How loaded the AI is, and how strongly it played lately: the share of the recent
@@ -254,6 +266,7 @@ class AIPool:
         return {"workers": self.workers, "in_flight": self.in_flight,
                 "budget_ms": round(self.budget(), 1),
                 "searches_per_s": round(self._rate(time.monotonic()), 1),
+                "search_time_left_ms": round(self._time, 1),
                 "recent_budget_ms": round(sum(b for _, b in recent) / len(recent), 1)
                 if recent else None,
                 "recent_searched_share": round(len(searched) / len(recent), 3)
@@ -275,7 +288,7 @@ class AIPool:
             return self._executor
 
     async def decide(self, name: str, seat: int, obs: Observation) -> Decision:
-        mode, budget = self.plan(name)
+        mode, budget, charged = self.plan(name)
         deadline = time.time() + self.target_s
         if mode in ("heuristic", "inline"):
             # The cheap players decide at once, on the event loop: a fraction of a
@@ -293,6 +306,8 @@ class AIPool:
         action, reason, played_by, used, wall, cpu = result
         if mode == "search" and played_by != name:
             mode = "heuristic"  # it waited past its deadline (or failed: greedy decided)
+        if charged:  # the time charged for the search, settled with what it took
+            self._time += charged - (wall if mode == "search" else 0.0)
         if mode == "search":
             k = 0.95
             self._planned = k * self._planned + (1 - k) * (used + SEARCH_BASE_MS)

@@ -125,30 +125,47 @@ def test_the_budget_shrinks_with_the_queue() -> None:
     assert (name, budget) == ("heuristic", 0.0)
 
 
-def test_the_budget_fits_the_searches_asked_for_into_the_workers_time() -> None:
+def test_searches_are_made_while_the_workers_have_the_time() -> None:
     pool = AIPool(2, budget_ms=260, target_s=1.0)
     try:
-        for i in range(100):  # 20 searches a second: 70% of two workers is 70 ms each
-            mode, budget = pool.plan("search", now=i / 20)
-        assert mode == "search"
-        assert budget == pytest.approx(0.7 * 2 * 1000 / 20 - ai_module.SEARCH_BASE_MS, rel=0.03)
-        # Searches that take twice their plan (a machine short of CPU) get half the time.
-        pool._planned, pool._wall, pool._measured = 10.0, 20.0, 5.0
-        assert pool.plan("search", now=5.0)[1] == pytest.approx(
-            0.7 * 2 * 1000 / 20 / 2 - ai_module.SEARCH_BASE_MS, rel=0.03)
-        # A measure of five seconds ago is forgotten: the next searches measure again.
-        pool._measured = -0.5
-        assert pool.plan("search", now=5.0)[1] == pytest.approx(
-            0.7 * 2 * 1000 / 20 - ai_module.SEARCH_BASE_MS, rel=0.03)
-        for i in range(500):  # 100 a second: 10 ms is not worth a search: the heuristic's
-            mode, budget = pool.plan("search", now=10 + i / 100)
-        assert (mode, budget) == ("heuristic", 0.0)
-        assert pool.plan("heuristic", now=15.0) == ("worker", 0.0)  # no budget: as it is
+        full = 260 + ai_module.SEARCH_BASE_MS  # what a search is charged, at first
+        now = pool._refilled
+        plans = [pool.plan("search", now=now) for _ in range(10)]
+        # Two workers' second: 7 full searches, then the heuristic's, at once.
+        assert [m for m, *_ in plans] == ["search"] * 7 + ["heuristic"] * 3
+        assert all(b == 260 and c == pytest.approx(full) for m, b, c in plans if m == "search")
+        # A second later, 70% of two workers' second more: 5 more searches.
+        plans = [pool.plan("search", now=now + 1) for _ in range(7)]
+        assert [m for m, *_ in plans] == ["search"] * 5 + ["heuristic"] * 2
+        # Searches that took half their plan (they stopped early) are charged half.
+        pool._planned, pool._wall, pool._measured = 20.0, 10.0, now + 1
+        assert pool.plan("search", now=now + 1.1)[2] == pytest.approx(full / 2)
+        # A measure five seconds old is forgotten: the next searches measure again.
+        assert pool.plan("search", now=now + 10)[2] == pytest.approx(full)
+        assert pool.plan("heuristic", now=now + 10)[0] == "worker"  # no budget: as it is
         pool.in_flight = 4  # two waiting per worker: a long queue
-        assert pool.plan("heuristic", now=15.0) == ("inline", 0.0)
-        assert pool.plan("search", now=100.0) == ("heuristic", 0.0)
+        assert pool.plan("heuristic", now=now + 20)[0] == "inline"
+        assert pool.plan("search", now=now + 20)[0] == "heuristic"
+        pool.in_flight = 0
+        pool.target_s = 0.05  # an answer wanted within 50 ms leaves no time worth a search
+        assert pool.plan("search", now=now + 30)[0] == "heuristic"
     finally:
         pool.shutdown()
+
+
+def test_a_search_is_settled_with_the_time_it_took() -> None:
+    import asyncio
+
+    from guandan.match import Match
+
+    pool = AIPool(0, budget_ms=260, target_s=1.0)
+    obs = Match(seed=2).observation(1)
+    assert pool._time == 1000  # a worker's second (with no workers: the server's thread)
+    d = asyncio.run(pool.decide("search", 1, obs))
+    assert d.played_by == "search" and d.budget_ms == 260
+    took = (pool._wall - 0.95) / 0.05  # this search's time, from the moving sum
+    assert 0 < took < 5000
+    assert pool._time == pytest.approx(1000 - took, abs=1)  # charged, then settled
 
 
 def test_under_load_the_heuristic_decides_and_the_strength_is_said() -> None:
