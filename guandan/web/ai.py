@@ -248,6 +248,7 @@ class AIPool:
         if not takes_budget(name):
             return ("inline", 0.0, 0.0) if queue_long and name in CHEAP else ("worker", 0.0, 0.0)
         self._asked.append(now)
+        self._rate(now)  # forget the searches asked for before the window
         self._refill(now)
         if now - self._measured > RATE_WINDOW:  # an old measure: measure again
             self._planned = self._wall = self._cpu = 1.0

@@ -142,6 +142,7 @@ def test_searches_are_made_while_the_workers_have_the_time() -> None:
         assert pool.plan("search", now=now + 1.1)[2] == pytest.approx(full / 2)
         # A measure five seconds old is forgotten: the next searches measure again.
         assert pool.plan("search", now=now + 10)[2] == pytest.approx(full)
+        assert len(pool._asked) == 1  # only those of the last five seconds are kept
         assert pool.plan("heuristic", now=now + 10)[0] == "worker"  # no budget: as it is
         pool.in_flight = 4  # two waiting per worker: a long queue
         assert pool.plan("heuristic", now=now + 20)[0] == "inline"
