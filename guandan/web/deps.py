@@ -2,8 +2,10 @@
 
 A game is read or changed under this process's lock of it, waited for without holding a
 thread (``held``); the database work runs in a thread (``contextmanager_in_threadpool``), so
-the event loop never waits for a disk or a database. ``ChangeGame`` commits the change when the
-route returns, before the answer is sent: a failed commit answers 503 instead.
+the event loop never waits for a disk or a database, except where it never waits anyway
+(SQLite's reads; its commits are awaited: ``GameStore.changing_async``). ``ChangeGame`` commits
+the change when the route returns, before the answer is sent: a failed commit answers 503
+instead.
 """
 
 from __future__ import annotations
@@ -86,9 +88,14 @@ async def reading(store: GameStore, game_id: str) -> AsyncIterator[Game]:
 @asynccontextmanager
 async def changing(store: GameStore, game_id: str,
                    expect: int | None = None) -> AsyncIterator[Game]:
-    async with held(store, game_id), contextmanager_in_threadpool(
-            store.changing(game_id, expect, refusals=(Refusal,), lock=False)) as game:
-        yield game
+    async with held(store, game_id):
+        if store.inline_changes:  # SQLite: read at once, the commit awaited (no thread)
+            async with store.changing_async(game_id, expect, refusals=(Refusal,)) as game:
+                yield game
+        else:
+            async with contextmanager_in_threadpool(
+                    store.changing(game_id, expect, refusals=(Refusal,), lock=False)) as game:
+                yield game
 
 
 async def read_game(game_id: str, store: StoreDep) -> AsyncIterator[Game]:

@@ -117,12 +117,78 @@ def test_the_budget_shrinks_with_the_queue() -> None:
     assert pool.budget() == pytest.approx(100)
     pool.in_flight = 199
     assert pool.budget() == pytest.approx(5)
-    # A decision that waited past its deadline thinks as little as the player can.
+    # A decision that waited past its deadline is the heuristic's.
     from guandan.match import Match
 
     obs = Match(seed=1).observation(1)
-    _, _, name, budget = ai_module.think("search", 1, obs, 260.0, time.time() - 1)
-    assert (name, budget) == ("search", 0.0)
+    _, _, name, budget, *_ = ai_module.think("search", 1, obs, 260.0, time.time() - 1)
+    assert (name, budget) == ("heuristic", 0.0)
+
+
+def test_searches_are_made_while_the_workers_have_the_time() -> None:
+    pool = AIPool(2, budget_ms=260, target_s=1.0)
+    try:
+        full = 260 + ai_module.SEARCH_BASE_MS  # what a search is charged, at first
+        now = pool._refilled
+        plans = [pool.plan("search", now=now) for _ in range(10)]
+        # Two workers' second: 7 full searches, then the heuristic's, at once.
+        assert [m for m, *_ in plans] == ["search"] * 7 + ["heuristic"] * 3
+        assert all(b == 260 and c == pytest.approx(full) for m, b, c in plans if m == "search")
+        # A second later, 70% of two workers' second more: 5 more searches.
+        plans = [pool.plan("search", now=now + 1) for _ in range(7)]
+        assert [m for m, *_ in plans] == ["search"] * 5 + ["heuristic"] * 2
+        # Searches that took half their plan (they stopped early) are charged half.
+        pool._planned, pool._wall, pool._measured = 20.0, 10.0, now + 1
+        assert pool.plan("search", now=now + 1.1)[2] == pytest.approx(full / 2)
+        # A measure five seconds old is forgotten: the next searches measure again.
+        assert pool.plan("search", now=now + 10)[2] == pytest.approx(full)
+        assert len(pool._asked) == 1  # only those of the last five seconds are kept
+        assert pool.plan("heuristic", now=now + 10)[0] == "worker"  # no budget: as it is
+        pool.in_flight = 4  # two waiting per worker: a long queue
+        assert pool.plan("heuristic", now=now + 20)[0] == "inline"
+        assert pool.plan("search", now=now + 20)[0] == "heuristic"
+        pool.in_flight = 0
+        pool.target_s = 0.05  # an answer wanted within 50 ms leaves no time worth a search
+        assert pool.plan("search", now=now + 30)[0] == "heuristic"
+    finally:
+        pool.shutdown()
+
+
+def test_a_search_is_settled_with_the_time_it_took() -> None:
+    import asyncio
+
+    from guandan.match import Match
+
+    pool = AIPool(0, budget_ms=260, target_s=1.0)
+    obs = Match(seed=2).observation(1)
+    assert pool._time == 1000  # a worker's second (with no workers: the server's thread)
+    d = asyncio.run(pool.decide("search", 1, obs))
+    assert d.played_by == "search" and d.budget_ms == 260
+    took = (pool._wall - 0.95) / 0.05  # this search's time, from the moving sum
+    assert 0 < took < 5000
+    assert pool._time == pytest.approx(1000 - took, abs=1)  # charged, then settled
+
+
+def test_under_load_the_heuristic_decides_and_the_strength_is_said() -> None:
+    import asyncio
+
+    from guandan.match import Match
+    from guandan.players import make_player
+
+    pool = AIPool(0, budget_ms=260, target_s=1.0)
+    m = Match(seed=2)
+    obs = m.observation(m.to_act or 1)
+    quiet = asyncio.run(pool.decide("search", obs.seat, obs))
+    assert quiet.played_by == "search" and quiet.budget_ms == 260
+    pool.in_flight = 2  # the queue is long
+    busy = asyncio.run(pool.decide("search", obs.seat, obs))
+    assert busy.played_by == "heuristic" and busy.budget_ms == 0
+    assert busy.action == make_player("heuristic", seed=obs.seat).act(obs)
+    stats = pool.stats()
+    assert stats["decisions"] == {"search": 1, "heuristic": 1}
+    assert stats["recent_searched_share"] == 0.5
+    assert stats["recent_search_budget_ms"] == 260
+    assert stats["recent_budget_ms"] == 130
 
 
 def test_workers_end_with_a_killed_server(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -260,35 +260,77 @@ class GameStore(ABC):
         """
         key = self.key_of(game_id)
         with self._stripe(key) if lock else contextlib.nullcontext():
-            game: Game | None = None
-            try:
-                with self._change_transaction() as tx:
-                    version = tx.version(key, lock=True)
-                    if version is None:
-                        self.forget(key)
-                        raise GameNotFound(game_id)
-                    if expect is not None and version != expect:
-                        raise Changed(f"the game is at version {version}, not {expect}")
-                    game = self._load(tx, game_id, key, version)
-                    game.version = version + 1
-                    yield game
-                    if not self._write(tx, key, version, game.finished, game.encode()):
-                        raise Changed("the game changed meanwhile")
-            except refusals:
-                if game is not None:
-                    game.version -= 1
-                raise
-            except (GameNotFound, Changed, CorruptSave):
-                self.forget(key)
-                raise
-            except self.errors as e:
-                self.forget(key)
-                log.error("a change of a game could not be saved: %s: %s", type(e).__name__, e)
-                raise SaveFailed(f"the game could not be saved ({type(e).__name__}): "
-                                 "nothing was changed") from None
-            except BaseException:
-                self.forget(key)
-                raise
+            held: list[Game] = []
+            with self._outcome(key, refusals, held), self._change_transaction() as tx:
+                version = self._current(tx, game_id, key, expect, lock=True)
+                game = self._load(tx, game_id, key, version)
+                held.append(game)
+                game.version = version + 1
+                yield game
+                if not self._write(tx, key, version, game.finished, game.encode()):
+                    raise Changed("the game changed meanwhile")
+
+    #: Whether a change may run on the server's event loop (``changing_async``): its read never
+    #: waits and its write is awaited, not waited for in a thread.
+    inline_changes = False
+
+    @contextlib.asynccontextmanager
+    async def changing_async(self, game_id: str, expect: int | None = None,
+                             refusals: tuple[type[BaseException], ...] = ()
+                             ) -> AsyncIterator[Game]:
+        """``changing`` for a caller on an event loop that holds the game's lock (stores with
+        ``inline_changes``): the game is read at once, and its write awaited (``_write_async``),
+        so no thread is taken, whether for the read or while the commit is on its way."""
+        key = self.key_of(game_id)
+        held: list[Game] = []
+        with self._outcome(key, refusals, held):
+            with self.transaction(write=False) as tx:
+                version = self._current(tx, game_id, key, expect)
+                game = self._load(tx, game_id, key, version)
+            held.append(game)
+            game.version = version + 1
+            yield game
+            if not await self._write_async(key, version, game.finished, game.encode()):
+                raise Changed("the game changed meanwhile")
+
+    async def _write_async(self, key: str, old: int, finished: bool, data: bytes) -> bool:
+        """``_write`` awaited (stores with ``inline_changes`` say how)."""
+        raise NotImplementedError
+
+    def _current(self, tx: Tx, game_id: str, key: str, expect: int | None,
+                 lock: bool = False) -> int:
+        """The game's committed version (``Changed`` if not ``expect``)."""
+        version = tx.version(key, lock=lock)
+        if version is None:
+            self.forget(key)
+            raise GameNotFound(game_id)
+        if expect is not None and version != expect:
+            raise Changed(f"the game is at version {version}, not {expect}")
+        return version
+
+    @contextlib.contextmanager
+    def _outcome(self, key: str, refusals: tuple[type[BaseException], ...],
+                 held: list[Game]) -> Iterator[None]:
+        """How a change that fails ends: a refusal (raised before any change) leaves the game
+        as it is; any other failure drops this process's copy, so that the next request
+        reads the game as committed; a database's failure is ``SaveFailed``."""
+        try:
+            yield
+        except refusals:
+            for game in held:
+                game.version -= 1
+            raise
+        except (GameNotFound, Changed, CorruptSave):
+            self.forget(key)
+            raise
+        except self.errors as e:
+            self.forget(key)
+            log.error("a change of a game could not be saved: %s: %s", type(e).__name__, e)
+            raise SaveFailed(f"the game could not be saved ({type(e).__name__}): "
+                             "nothing was changed") from None
+        except BaseException:
+            self.forget(key)
+            raise
 
     def _change_transaction(self) -> contextlib.AbstractContextManager[Tx]:
         """The transaction a change reads its game in: here one that locks the row until the
