@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, cast
 
 from guandan.cards import ALL_CARDS, Card, check_level, full_deck
-from guandan.plays import legal_plays
+from guandan.plays import _Groups
 from guandan.readings import Reading, beats, read_as
 from guandan.seats import SEATS
 from guandan.tribute import givers
@@ -133,8 +133,8 @@ class Deal:
     do not set them; act only through ``apply``.
     """
 
-    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "leader", "level",
-                 "table", "to_act", "trick_start")
+    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "_views", "leader",
+                 "level", "table", "to_act", "trick_start")
 
     level: str
     leader: int
@@ -147,6 +147,9 @@ class Deal:
     _finish: tuple[int, ...]
     _turns: _Turns
     _n: int
+    # Per seat: its hand's plays as ``legal_plays`` generates them, once asked; None again
+    # when the seat plays. Shared by clones (what is kept depends only on the hand).
+    _views: list[_Groups | None]
 
     def __init__(self, hands: Mapping[int, Sequence[Card]] | _Shell, level: str = "2",
                  leader: int = 1) -> None:
@@ -177,6 +180,7 @@ class Deal:
         # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
         self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
+        self._views = [None, None, None, None, None]
 
     # -- the position ------------------------------------------------------------------------
 
@@ -189,6 +193,7 @@ class Deal:
         d.table = self.table
         d.trick_start = self.trick_start
         d._hands = self._hands[:]
+        d._views = self._views[:]
         d._holding = self._holding
         d._passed = self._passed
         d._finish = self._finish
@@ -261,12 +266,18 @@ class Deal:
         seat = self.to_act
         if seat is None:
             return []
-        table = self.table
-        if table is None:
-            return list(legal_plays(self.held(seat), self.level))
-        actions: list[Move] = list(legal_plays(self.held(seat), self.level, table.play))
-        actions.append(PASS)
+        actions = cast("list[Move]", self._view(seat).plays(
+            None if self.table is None else self.table.play))
+        if self.table is not None:
+            actions.append(PASS)
         return actions
+
+    def _view(self, seat: int) -> _Groups:
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
+                                               self.level, False)
+        return view
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -309,9 +320,11 @@ class Deal:
             missing = Counter(cards) - Counter(self.held(seat))
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
-        why = _reading_error(played, self.level, action.kind, action.rank)
-        if why:
-            raise ValueError(why)
+        view = self._views[seat]
+        if view is None or not view.offers(action):  # not read by this hand's generator
+            why = _reading_error(played, self.level, action.kind, action.rank)
+            if why:
+                raise ValueError(why)
         table = self.table
         if table is not None and not beats(action, table.play):
             t = table.play
@@ -321,6 +334,7 @@ class Deal:
 
     def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
+        self._views[seat] = None
         self._turns = (seat, play, self._turns)
         self._n += 1
         self.table = TableEntry(seat, play)
@@ -415,6 +429,7 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     d = Deal(_SHELL)
     d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
     d._hands = list(hands)
+    d._views = [None, None, None, None, None]
     d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
     return d
 

@@ -173,7 +173,10 @@ class _Groups:
         self.lj = lj
         self.bj = bj
         self.masks = masks
+        # The plays of each normal kind generated so far: those with a key above
+        # ``by_kind_above[kind]``.
         self.by_kind: dict[str, list[Reading]] = {}
+        self.by_kind_above: dict[str, int] = {}
         self.special: list[Reading] | None = None
 
     def _least(self, most: int, lowest: int, n: int) -> int:
@@ -186,28 +189,32 @@ class _Groups:
 
     # -- same-rank kinds ------------------------------------------------------------------
 
-    def _same_rank(self, kind: str, n: int) -> list[Reading]:
+    def _same_rank(self, kind: str, n: int, above: int) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
         for v in range(2, 15):
             key = 15 if v == lv else v
+            if key <= above:
+                continue
             most = min(len(nat[v]), n)
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
                 out.append(Reading(kind, RANK_OF_VALUE[v], cards, level, key, 0))
         if n <= 2:
-            if len(self.lj) >= n:
+            if len(self.lj) >= n and above < 16:
                 out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
-            if len(self.bj) >= n:
+            if len(self.bj) >= n and above < 17:
                 out.append(Reading(kind, "BJ", tuple(self.bj[:n]), level, 17, 0))
         return out
 
-    def full_houses(self) -> list[Reading]:
+    def full_houses(self, above: int) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
         for t in range(2, 15):
             key = 15 if t == lv else t
+            if key <= above:
+                continue
             most = min(len(nat[t]), 3)
             for kt in range(most, self._least(most, 1, 3) - 1, -1):
                 trip = _take(nat[t], kt, wilds, 3 - kt)
@@ -264,10 +271,10 @@ class _Groups:
 
     # -- sequences --------------------------------------------------------------------------
 
-    def _runs(self, kind: str, length: int, per: int, min_top: int) -> list[Reading]:
+    def _runs(self, kind: str, length: int, per: int, min_top: int, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(min_top, 15):
+        for top in range(max(min_top, above + 1), 15):
             need = 0
             for v in range(top - length + 1, top + 1):
                 c = len(nat[v])
@@ -307,10 +314,10 @@ class _Groups:
             takes = nxt
         return takes
 
-    def straights(self) -> list[Reading]:
+    def straights(self, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(5, 15):
+        for top in range(max(5, above + 1), 15):
             missing = 0
             for v in range(top - 4, top + 1):
                 if not nat[v]:
@@ -420,30 +427,65 @@ class _Groups:
         self.special = out
         return out
 
-    def normal(self, kind: str) -> list[Reading]:
-        """The plays of one normal kind, in the order ``legal_plays`` lists them (generated
-        once)."""
-        plays = self.by_kind.get(kind)
-        if plays is None:
-            plays = self.by_kind[kind] = self._generate(kind)
+    def normal(self, kind: str, above: int) -> list[Reading]:
+        """The plays of one normal kind with a key above ``above`` (-1 for all), in the order
+        ``legal_plays`` lists them. Generated once per hand from the lowest ``above`` asked:
+        a trick's keys only rise, so following it again filters what is kept."""
+        kept = self.by_kind.get(kind)
+        if kept is not None and self.by_kind_above[kind] <= above:
+            if self.by_kind_above[kind] == above:
+                return kept
+            return [p for p in kept if p.key > above]
+        plays = self._generate(kind, above)
+        self.by_kind[kind] = plays
+        self.by_kind_above[kind] = above
         return plays
 
-    def _generate(self, kind: str) -> list[Reading]:
+    def _generate(self, kind: str, above: int) -> list[Reading]:
         if kind == "single":
-            return self._same_rank("single", 1)
+            return self._same_rank("single", 1, above)
         if kind == "pair":
-            return self._same_rank("pair", 2)
+            return self._same_rank("pair", 2, above)
         if kind == "triple":
-            return self._same_rank("triple", 3)
+            return self._same_rank("triple", 3, above)
         if kind == "full_house":
-            return self.full_houses()
+            return self.full_houses(above)
         if kind == "straight":
-            return self.straights()
+            return self.straights(above)
         if kind == "tube":
-            return self._runs("tube", 3, 2, 3)
+            return self._runs("tube", 3, 2, 3, above)
         if kind == "plate":
-            return self._runs("plate", 2, 3, 2)
+            return self._runs("plate", 2, 3, 2, above)
         raise ValueError(f"not a normal kind: {kind!r}")
+
+    def plays(self, table: Reading | None) -> list[Reading]:
+        """``legal_plays`` of this hand (a new list): every play on an empty table, or those
+        beating ``table``."""
+        out: list[Reading] = []
+        if table is None:
+            for kind in _NORMAL_KINDS:
+                out.extend(self.normal(kind, -1))
+            out.extend(self.specials())
+            return out
+        power, key = table.power, table.key
+        if power == 0:  # the same kind (of one size) with a higher key, and every special play
+            out.extend(self.normal(table.kind, key))
+            out.extend(self.specials())
+            return out
+        for p in self.specials():  # a stronger kind of special play, or a higher one of its kind
+            if p.power > power or (p.power == power and p.key > key):
+                out.append(p)
+        return out
+
+    def offers(self, play: Reading) -> bool:
+        """True when ``play`` is one of the plays this hand generated (the very object): then
+        it is a reading of cards of this hand, as the engine read them."""
+        kept = self.by_kind.get(play.kind) if play.power == 0 else self.special
+        if kept is not None:
+            for p in kept:
+                if p is play:
+                    return True
+        return False
 
 
 #: The hands analysed lately, by their cards in order, level and ``every``: searching and
@@ -477,21 +519,4 @@ def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
     flushes and the joker bomb); within a kind in natural rank order (the level rank in its
     natural place), jokers last.
     """
-    groups = _view(hand, check_level(level), every)
-    out: list[Reading] = []
-    if table is None:
-        for kind in _NORMAL_KINDS:
-            out.extend(groups.normal(kind))
-        out.extend(groups.specials())
-        return out
-    power, key = table.power, table.key
-    if power == 0:  # the same kind (of one size) with a higher key, and every special play
-        for p in groups.normal(table.kind):
-            if p.key > key:
-                out.append(p)
-        out.extend(groups.specials())
-        return out
-    for p in groups.specials():  # a stronger kind of special play, or a higher one of its kind
-        if p.power > power or (p.power == power and p.key > key):
-            out.append(p)
-    return out
+    return _view(hand, check_level(level), every).plays(table)
