@@ -85,10 +85,11 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> l
     tiers: list[tuple[int, ...]] = []
     any_tied = 0
     for mask in masks:
-        key = mask << 3 | need
-        t = _TIERS.get(key)
+        key = mask | wilds  # a mask has no bits 0 and 1; at most two wilds
+        t = _TIERS[key]
         if t is None:
-            t = _TIERS[key] = _flush_tiers(mask, need)
+            t = _flush_tiers(mask, need)
+            _TIERS[key] = t
         if t:
             any_tied |= t[-1]
         tiers.append(t)
@@ -106,9 +107,10 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> l
     return [s for s in range(4) if tiers[s]]
 
 
-#: ``_flush_tiers`` by ``mask << 3 | need``: a few thousand suit patterns come back again and
-#: again (tuples of ints, which the garbage collector does not follow).
-_TIERS: Final[dict[int, tuple[int, ...]]] = {}
+#: ``_flush_tiers`` by ``mask | wilds`` (a bit per value 2-14, and 0-2 wilds), filled as
+#: suit patterns come: a list, so that looking one up takes no hashing (tuples of ints, which
+#: the garbage collector does not follow).
+_TIERS: Final[list[tuple[int, ...] | None]] = [None] * (1 << 15)
 
 
 def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
@@ -128,6 +130,8 @@ _POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
 def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
     """The first ``k`` of ``cards`` and ``extra`` wilds."""
     if extra == 0:
+        if k == 1:
+            return (cards[0],)
         return tuple(cards[:k])
     return tuple(cards[:k] + wilds[:extra])
 
@@ -148,7 +152,10 @@ class _Groups:
         self.level = level
         self.every = every
         lv = self.lv = RANK_VALUE[level]
-        nat: list[list[Card]] = [[] for _ in range(15)]
+        # A value's list is made when a card of it comes: one shared empty list stands for
+        # the others (it is never added to: ``_sort_by_need`` orders only lists of two or more).
+        none: list[Card] = []
+        nat: list[list[Card]] = [none] * 15
         wilds: list[Card] = []
         lj: list[Card] = []
         bj: list[Card] = []
@@ -163,7 +170,11 @@ class _Groups:
             elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
                 wilds.append(c)
             else:
-                nat[v].append(c)
+                cs = nat[v]
+                if cs is none:
+                    nat[v] = [c]
+                else:
+                    cs.append(c)
                 masks[c.index & 3] |= 1 << v
         nat[1] = nat[14]  # a low A
         self.flush_suits = _free_copies_first(nat, masks, len(wilds))
@@ -173,10 +184,10 @@ class _Groups:
         self.lj = lj
         self.bj = bj
         self.masks = masks
-        # The plays of each normal kind generated so far: those with a key above
-        # ``by_kind_above[kind]``.
-        self.by_kind: dict[str, list[Reading]] = {}
-        self.by_kind_above: dict[str, int] = {}
+        # By kind (the order of ``_NORMAL_KINDS``), the plays generated so far: those with a
+        # key above ``by_kind_above``, once generated.
+        self.by_kind: list[list[Reading] | None] = [None, None, None, None, None, None, None]
+        self.by_kind_above = [0, 0, 0, 0, 0, 0, 0]
         self.special: list[Reading] | None = None
 
     def _least(self, most: int, lowest: int, n: int) -> int:
@@ -431,32 +442,33 @@ class _Groups:
         """The plays of one normal kind with a key above ``above`` (-1 for all), in the order
         ``legal_plays`` lists them. Generated once per hand from the lowest ``above`` asked:
         a trick's keys only rise, so following it again filters what is kept."""
-        kept = self.by_kind.get(kind)
-        if kept is not None and self.by_kind_above[kind] <= above:
-            if self.by_kind_above[kind] == above:
+        i = _kind_index(kind)
+        if i < 0:
+            raise ValueError(f"not a normal kind: {kind!r}")
+        kept = self.by_kind[i]
+        if kept is not None and self.by_kind_above[i] <= above:
+            if self.by_kind_above[i] == above:
                 return kept
             return [p for p in kept if p.key > above]
-        plays = self._generate(kind, above)
-        self.by_kind[kind] = plays
-        self.by_kind_above[kind] = above
+        plays = self._generate(i, above)
+        self.by_kind[i] = plays
+        self.by_kind_above[i] = above
         return plays
 
-    def _generate(self, kind: str, above: int) -> list[Reading]:
-        if kind == "single":
+    def _generate(self, i: int, above: int) -> list[Reading]:
+        if i == 0:
             return self._same_rank("single", 1, above)
-        if kind == "pair":
+        if i == 1:
             return self._same_rank("pair", 2, above)
-        if kind == "triple":
+        if i == 2:
             return self._same_rank("triple", 3, above)
-        if kind == "full_house":
+        if i == 3:
             return self.full_houses(above)
-        if kind == "straight":
+        if i == 4:
             return self.straights(above)
-        if kind == "tube":
+        if i == 5:
             return self._runs("tube", 3, 2, 3, above)
-        if kind == "plate":
-            return self._runs("plate", 2, 3, 2, above)
-        raise ValueError(f"not a normal kind: {kind!r}")
+        return self._runs("plate", 2, 3, 2, above)
 
     def plays(self, table: Reading | None) -> list[Reading]:
         """``legal_plays`` of this hand (a new list): every play on an empty table, or those
@@ -480,12 +492,24 @@ class _Groups:
     def offers(self, play: Reading) -> bool:
         """True when ``play`` is one of the plays this hand generated (the very object): then
         it is a reading of cards of this hand, as the engine read them."""
-        kept = self.by_kind.get(play.kind) if play.power == 0 else self.special
+        if play.power:
+            kept = self.special
+        else:
+            i = _kind_index(play.kind)
+            kept = self.by_kind[i] if i >= 0 else None
         if kept is not None:
             for p in kept:
                 if p is play:
                     return True
         return False
+
+
+def _kind_index(kind: str) -> int:
+    """The place of a normal kind in ``_NORMAL_KINDS``; -1 for any other."""
+    for i in range(7):
+        if _NORMAL_KINDS[i] == kind:
+            return i
+    return -1
 
 
 #: The hands analysed lately, by their cards in order, level and ``every``: searching and
