@@ -81,9 +81,10 @@ class TableEntry(NamedTuple):
 _Turns = tuple[int, Reading | None, object] | None
 
 #: Seat -> its bit in the masks of seats (holding cards, passed).
-_BIT: Final = (0, 2, 4, 8, 16)
-_NEXT: Final = (0, 2, 3, 4, 1)
-_PARTNER: Final = (0, 3, 4, 1, 2)
+# Tuples of any length: mypyc indexes them in place (a fixed-length one would be boxed anew).
+_BIT: Final[tuple[int, ...]] = (0, 2, 4, 8, 16)
+_NEXT: Final[tuple[int, ...]] = (0, 2, 3, 4, 1)
+_PARTNER: Final[tuple[int, ...]] = (0, 3, 4, 1, 2)
 _ALL: Final = 2 | 4 | 8 | 16
 
 

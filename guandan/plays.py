@@ -35,7 +35,7 @@ from guandan.readings import Reading
 
 _SF: Final = 11
 _JOKER_BOMB: Final = 30
-_NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
+_NORMAL_KINDS: Final[tuple[str, ...]] = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
 
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
@@ -126,7 +126,7 @@ def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
 
 
 #: Bits set in each number below 32 (five values of a window).
-_POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
+_POPCOUNT: Final[tuple[int, ...]] = tuple(bin(i).count("1") for i in range(32))
 def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
     """The first ``k`` of ``cards`` and ``extra`` wilds."""
     if extra == 0:
