@@ -112,7 +112,9 @@ def _build() -> tuple[list[Card], dict[str, Card]]:
 
 
 #: The 54 distinct cards, ordered by rank then suit (``S2 H2 D2 C2 S3 … CA LJ BJ``).
-ALL_CARDS, _BY_NOTATION = _build()
+_CARDS = _build()
+ALL_CARDS: Final[list[Card]] = _CARDS[0]  # Final: compiled code reads it without a lookup
+_BY_NOTATION: Final[dict[str, Card]] = _CARDS[1]
 BIG_JOKER: Final = _BY_NOTATION["BJ"]
 LITTLE_JOKER: Final = _BY_NOTATION["LJ"]
 

@@ -338,7 +338,8 @@ class Deal:
         self._views[seat] = None
         self._turns = (seat, play, self._turns)
         self._n += 1
-        self.table = TableEntry(seat, play)
+        # tuple.__new__ builds the NamedTuple in C (its own __new__ is Python code).
+        self.table = tuple.__new__(TableEntry, (seat, play))
         self._passed = 0
         if not rest:
             self._holding &= ~_BIT[seat]

@@ -35,7 +35,9 @@ from guandan.readings import Reading
 
 _SF: Final = 11
 _JOKER_BOMB: Final = 30
-_NORMAL_KINDS: Final[tuple[str, ...]] = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
+_NORMAL_KINDS: Final[tuple[str, ...]] = (
+    "single", "pair", "triple", "full_house", "straight", "tube", "plate",
+)
 
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
@@ -148,35 +150,43 @@ def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
 class _Groups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
-    def __init__(self, hand: Iterable[Card], level: str, every: bool) -> None:
+    def __init__(self, hand: list[Card], level: str, every: bool) -> None:
         self.level = level
         self.every = every
         lv = self.lv = RANK_VALUE[level]
         # A value's list is made when a card of it comes: one shared empty list stands for
         # the others (it is never added to: ``_sort_by_need`` orders only lists of two or more).
+        # Wilds and jokers too (most hands hold none).
         none: list[Card] = []
         nat: list[list[Card]] = [none] * 15
-        wilds: list[Card] = []
-        lj: list[Card] = []
-        bj: list[Card] = []
-        masks = [0, 0, 0, 0]
+        wilds = lj = bj = none
+        m0 = m1 = m2 = m3 = 0  # a bit per value held, per suit (native ints, not a list's)
         for c in hand:
             v = c.value
+            suit = c.index & 3
             if v > 14:
                 if v == 17:
-                    bj.append(c)
+                    bj = [c] if bj is none else [*bj, c]
                 else:
-                    lj.append(c)
-            elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
-                wilds.append(c)
+                    lj = [c] if lj is none else [*lj, c]
+            elif v == lv and suit == 1:  # a heart of the level: a wild
+                wilds = [c] if wilds is none else [*wilds, c]
             else:
                 cs = nat[v]
                 if cs is none:
                     nat[v] = [c]
                 else:
                     cs.append(c)
-                masks[c.index & 3] |= 1 << v
+                if suit == 0:
+                    m0 |= 1 << v
+                elif suit == 1:
+                    m1 |= 1 << v
+                elif suit == 2:
+                    m2 |= 1 << v
+                else:
+                    m3 |= 1 << v
         nat[1] = nat[14]  # a low A
+        masks = [m0, m1, m2, m3]
         self.flush_suits = _free_copies_first(nat, masks, len(wilds))
         self.nat = nat
         self.wilds = wilds
