@@ -273,6 +273,14 @@ class Deal:
             actions.append(PASS)
         return actions
 
+    def play_out(self, rng: random.Random) -> None:
+        """Play the hand to its end, each action chosen uniformly at random among
+        ``legal_actions()`` with ``rng`` (the same state gives the same play): the random
+        play-out of a search, in compiled code."""
+        while self.to_act is not None:
+            actions = self.legal_actions()
+            self.apply(actions[int(rng.random() * len(actions))])
+
     def _view(self, seat: int) -> _Groups:
         view = self._views[seat]
         if view is None:
@@ -347,6 +355,7 @@ class Deal:
             if len(finish) >= 3 or (len(finish) == 2 and _PARTNER[finish[0]] == finish[1]):
                 self._rank_rest(seat)
                 self.to_act = None
+                self._views = [None, None, None, None, None]  # no more plays to list
                 return
         self.to_act = next_holding(seat, self._holding)
 

@@ -218,6 +218,8 @@ class _Groups:
             if key <= above:
                 continue
             most = min(len(nat[v]), n)
+            if most + self.w < n or (most == 0 and v != lv):
+                continue  # too few cards (what ``_least`` would say, without the call)
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
@@ -441,7 +443,8 @@ class _Groups:
                 for k in range(most, self._least(most, 1, n) - 1, -1):
                     cards = _take(nat[v], k, wilds, n - k)
                     out.append(Reading("bomb", RANK_OF_VALUE[v], cards, level, key, power))
-        out.extend(self.straight_flushes())
+        if self.flush_suits:  # no suit holds one otherwise
+            out.extend(self.straight_flushes())
         if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
             out.append(Reading("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
