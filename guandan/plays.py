@@ -297,7 +297,14 @@ class _Groups:
     def _runs(self, kind: str, length: int, per: int, min_top: int, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
+        full = 0  # a bit per value holding ``per`` naturals (bit 1: a low A)
+        for v in range(1, 15):
+            if len(nat[v]) >= per:
+                full |= 1 << v
+        window = (1 << length) - 1
         for top in range(max(min_top, above + 1), 15):
+            if w == 0 and full >> (top - length + 1) & window != window:
+                continue  # without wilds every value needs ``per`` naturals
             need = 0
             for v in range(top - length + 1, top + 1):
                 c = len(nat[v])
@@ -340,11 +347,12 @@ class _Groups:
     def straights(self, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
+        m = self.masks
+        values = m[0] | m[1] | m[2] | m[3]  # a bit per value held (bit 1: a low A)
+        if values >> 14 & 1:
+            values |= 2
         for top in range(max(5, above + 1), 15):
-            missing = 0
-            for v in range(top - 4, top + 1):
-                if not nat[v]:
-                    missing += 1
+            missing = 5 - _POPCOUNT[values >> (top - 4) & 31]  # values of the five not held
             if missing > w:
                 continue
             rank = RANK_OF_VALUE[top]
