@@ -12,7 +12,12 @@ slows the figures less than wall time would; the wall time is printed beside the
   player's ``act``.
 - clone: ``Deal.clone()`` of a deal in the middle of a hand.
 - play-outs: from an observation in the middle of a hand, ``Deal.sample`` once, then
-  ``clone()`` and random play to the end, many times; and with a new ``Deal.sample`` each time.
+  ``clone()`` and random play to the end, many times (the loop here, in Python, and
+  ``Deal.play_out``, the same loop compiled); and with a new ``Deal.sample`` each time.
+
+The first Deal figure counts dealing each hand's cards (a Python shuffle) in its time; the
+second deals them beforehand, as ``bench_engine.py`` does. In both, this script's own loop
+(``rng.randrange``, calls from the interpreter) is a large share of a decision's time.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import time
 from collections.abc import Callable
 
 from guandan import Match, make_player
+from guandan.cards import Card
 from guandan.deal import Deal
 from guandan.match import deal_for
 
@@ -47,6 +53,28 @@ def deal_selfplay(hands: int, seed: int) -> int:
     decisions = 0
     for h in range(hands):
         d = random_deal(seed, h + 1, rng)
+        while d.to_act is not None:
+            actions = d.legal_actions()
+            d.apply(actions[rng.randrange(len(actions))])
+            decisions += 1
+    return decisions
+
+
+def dealt(hands: int, seed: int) -> list[tuple[dict[int, list[Card]], str, int]]:
+    """The cards, levels and leaders ``deal_selfplay`` plays, made in advance (shuffling is
+    not the engine's)."""
+    rng = random.Random(seed)
+    return [(deal_for(seed, 1, h + 1), rng.choice("23456789TJQKA"), rng.choice((1, 2, 3, 4)))
+            for h in range(hands)]
+
+
+def deal_selfplay_of(deals: list[tuple[dict[int, list[Card]], str, int]], seed: int) -> int:
+    """``deal_selfplay`` on cards dealt beforehand: a ``Deal`` of each, then only legal
+    actions, the choice and apply."""
+    rng = random.Random(seed)
+    decisions = 0
+    for hands, level, leader in deals:
+        d = Deal(hands, level, leader)
         while d.to_act is not None:
             actions = d.legal_actions()
             d.apply(actions[rng.randrange(len(actions))])
@@ -108,6 +136,9 @@ def main() -> None:
     ap.add_argument("--playouts", type=int, default=300)
     args = ap.parse_args()
     timed("Deal, random self-play", lambda: deal_selfplay(args.hands, args.seed), "decisions")
+    deals = dealt(args.hands, args.seed)
+    timed("Deal, random self-play, the cards dealt beforehand",
+          lambda: deal_selfplay_of(deals, args.seed), "decisions")
     timed("Match, random self-play (legal_actions + apply)",
           lambda: match_selfplay(args.hands, args.seed), "decisions")
     timed("Match, observation + random player's act + apply",
@@ -151,7 +182,15 @@ def main() -> None:
             Deal.sample(obs, rng)
         return args.playouts
 
+    def compiled_playouts() -> int:
+        for _ in range(args.playouts):
+            base.clone().play_out(rng)
+        return args.playouts
+
     timed("random play-out of a sampled deal (clone + play to the end)", playouts, "play-outs")
+    if hasattr(Deal, "play_out"):  # an engine from before it has no play_out
+        timed("the same with Deal.play_out (clone + the loop in compiled code)",
+              compiled_playouts, "play-outs")
     timed("Deal.sample alone", samples, "samples")
     timed("Deal.sample + random play-out", sampled_playouts, "play-outs")
 

@@ -17,16 +17,18 @@ import random
 from collections.abc import Iterable
 from typing import Final
 
-SUITS: Final = ("S", "H", "D", "C")
-RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
-JOKERS: Final = ("LJ", "BJ")
+# Typed as tuples of any length: mypyc keeps a fixed-length tuple as a C struct and would
+# build a new Python tuple each time one is indexed by a variable.
+SUITS: Final[tuple[str, ...]] = ("S", "H", "D", "C")
+RANKS: Final[tuple[str, ...]] = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+JOKERS: Final[tuple[str, ...]] = ("LJ", "BJ")
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 #: Natural value of each rank: ``2`` is 2 … ``A`` is 14 (A is also 1 at the low end of a sequence).
 RANK_VALUE: Final = {r: i + 2 for i, r in enumerate(RANKS)}
 VALUE_RANK: Final = {v: r for r, v in RANK_VALUE.items()} | {1: "A"}
 #: The same as a tuple indexed by value (1 is a low A; 0 is no rank).
-RANK_OF_VALUE: Final = ("", "A", *RANKS)
+RANK_OF_VALUE: Final[tuple[str, ...]] = ("", "A", *RANKS)
 
 #: Strength of the level rank and the jokers for singles, pairs, triples and bombs.
 LEVEL_STRENGTH: Final = 15
@@ -110,7 +112,9 @@ def _build() -> tuple[list[Card], dict[str, Card]]:
 
 
 #: The 54 distinct cards, ordered by rank then suit (``S2 H2 D2 C2 S3 … CA LJ BJ``).
-ALL_CARDS, _BY_NOTATION = _build()
+_CARDS = _build()
+ALL_CARDS: Final[list[Card]] = _CARDS[0]  # Final: compiled code reads it without a lookup
+_BY_NOTATION: Final[dict[str, Card]] = _CARDS[1]
 BIG_JOKER: Final = _BY_NOTATION["BJ"]
 LITTLE_JOKER: Final = _BY_NOTATION["LJ"]
 

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, cast
 
 from guandan.cards import ALL_CARDS, Card, check_level, full_deck
-from guandan.plays import legal_plays
+from guandan.plays import _Groups
 from guandan.readings import Reading, beats, read_as
 from guandan.seats import SEATS
 from guandan.tribute import givers
@@ -81,9 +81,10 @@ class TableEntry(NamedTuple):
 _Turns = tuple[int, Reading | None, object] | None
 
 #: Seat -> its bit in the masks of seats (holding cards, passed).
-_BIT: Final = (0, 2, 4, 8, 16)
-_NEXT: Final = (0, 2, 3, 4, 1)
-_PARTNER: Final = (0, 3, 4, 1, 2)
+# Tuples of any length: mypyc indexes them in place (a fixed-length one would be boxed anew).
+_BIT: Final[tuple[int, ...]] = (0, 2, 4, 8, 16)
+_NEXT: Final[tuple[int, ...]] = (0, 2, 3, 4, 1)
+_PARTNER: Final[tuple[int, ...]] = (0, 3, 4, 1, 2)
 _ALL: Final = 2 | 4 | 8 | 16
 
 
@@ -133,8 +134,8 @@ class Deal:
     do not set them; act only through ``apply``.
     """
 
-    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "leader", "level",
-                 "table", "to_act", "trick_start")
+    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "_views", "leader",
+                 "level", "table", "to_act", "trick_start")
 
     level: str
     leader: int
@@ -147,6 +148,9 @@ class Deal:
     _finish: tuple[int, ...]
     _turns: _Turns
     _n: int
+    # Per seat: its hand's plays as ``legal_plays`` generates them, once asked; None again
+    # when the seat plays. Shared by clones (what is kept depends only on the hand).
+    _views: list[_Groups | None]
 
     def __init__(self, hands: Mapping[int, Sequence[Card]] | _Shell, level: str = "2",
                  leader: int = 1) -> None:
@@ -177,6 +181,7 @@ class Deal:
         # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
         self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
+        self._views = [None, None, None, None, None]
 
     # -- the position ------------------------------------------------------------------------
 
@@ -189,6 +194,7 @@ class Deal:
         d.table = self.table
         d.trick_start = self.trick_start
         d._hands = self._hands[:]
+        d._views = self._views[:]
         d._holding = self._holding
         d._passed = self._passed
         d._finish = self._finish
@@ -261,12 +267,26 @@ class Deal:
         seat = self.to_act
         if seat is None:
             return []
-        table = self.table
-        if table is None:
-            return list(legal_plays(self.held(seat), self.level))
-        actions: list[Move] = list(legal_plays(self.held(seat), self.level, table.play))
-        actions.append(PASS)
+        actions = cast("list[Move]", self._view(seat).plays(
+            None if self.table is None else self.table.play))
+        if self.table is not None:
+            actions.append(PASS)
         return actions
+
+    def play_out(self, rng: random.Random) -> None:
+        """Play the hand to its end, each action chosen uniformly at random among
+        ``legal_actions()`` with ``rng`` (the same state gives the same play): the random
+        play-out of a search, in compiled code."""
+        while self.to_act is not None:
+            actions = self.legal_actions()
+            self.apply(actions[int(rng.random() * len(actions))])
+
+    def _view(self, seat: int) -> _Groups:
+        view = self._views[seat]
+        if view is None:
+            view = self._views[seat] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
+                                               self.level, False)
+        return view
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -309,9 +329,11 @@ class Deal:
             missing = Counter(cards) - Counter(self.held(seat))
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
-        why = _reading_error(played, self.level, action.kind, action.rank)
-        if why:
-            raise ValueError(why)
+        view = self._views[seat]
+        if view is None or not view.offers(action):  # not read by this hand's generator
+            why = _reading_error(played, self.level, action.kind, action.rank)
+            if why:
+                raise ValueError(why)
         table = self.table
         if table is not None and not beats(action, table.play):
             t = table.play
@@ -321,9 +343,11 @@ class Deal:
 
     def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
+        self._views[seat] = None
         self._turns = (seat, play, self._turns)
         self._n += 1
-        self.table = TableEntry(seat, play)
+        # tuple.__new__ builds the NamedTuple in C (its own __new__ is Python code).
+        self.table = tuple.__new__(TableEntry, (seat, play))
         self._passed = 0
         if not rest:
             self._holding &= ~_BIT[seat]
@@ -331,6 +355,7 @@ class Deal:
             if len(finish) >= 3 or (len(finish) == 2 and _PARTNER[finish[0]] == finish[1]):
                 self._rank_rest(seat)
                 self.to_act = None
+                self._views = [None, None, None, None, None]  # no more plays to list
                 return
         self.to_act = next_holding(seat, self._holding)
 
@@ -415,6 +440,7 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     d = Deal(_SHELL)
     d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
     d._hands = list(hands)
+    d._views = [None, None, None, None, None]
     d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
     return d
 

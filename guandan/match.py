@@ -61,6 +61,10 @@ class Event:
     lead: bool = False
 
 
+#: A pass by each seat: the same event every time (events are immutable).
+_PASSES: Final = {s: Event("pass", s) for s in SEATS}
+
+
 @dataclass(frozen=True)
 class TributeView:
     """The hand's tribute as one seat sees it: ``returns`` only those the seat was part of."""
@@ -160,7 +164,8 @@ class Match:
         self.records: list[dict[str, Any]] = []
         self.results: list[HandResult] = []
         self.final_winner: str | None = None
-        self._log: list[list[Any]] = []
+        # Every action taken, as (seat, action): written as notation only when saved.
+        self._log: list[tuple[int, Action]] = []
         self._previous_finish: list[int] | None = None
         self._start_hand()
 
@@ -260,7 +265,7 @@ class Match:
             giver = self.exchange.plan.gifts[len(self.exchange.returns)].giver
             self.exchange.apply_return(seat, action)
             self._add_event(Event("return", seat, giver, action))
-            self._log.append([seat, "return", action.notation])
+            self._log.append((seat, action))
             if self.exchange.done:
                 self.play_state = Deal(self.exchange.hands, self.level, self.exchange.leader)
             return
@@ -269,15 +274,13 @@ class Match:
             raise ValueError(f"not an action: {action!r} (a play, PASS, or a card to return)")
         lead = state.table is None
         state.apply(action)
+        self._log.append((seat, action))
         if isinstance(action, Pass):
-            self._add_event(Event("pass", seat))
-            self._log.append([seat, "pass"])
+            self._add_event(_PASSES[seat])
         else:
             if lead:
                 self._trick_start = len(self.events)
             self._add_event(Event("play", seat, play=action, lead=lead))
-            self._log.append([seat, "play", " ".join(c.notation for c in action.cards),
-                              action.kind, action.rank])
         if state.over:
             self._finish_hand(state)
 
@@ -324,7 +327,11 @@ class Match:
 
     def _add_event(self, event: Event) -> None:
         self.events.append(event)
-        hidden = Event("return", event.seat, event.to) if event.kind == "return" else event
+        if event.kind != "return":  # seen by all
+            for view in self._views.values():
+                view.append(event)
+            return
+        hidden = Event("return", event.seat, event.to)
         for seat, view in self._views.items():
             view.append(event if seat in (event.seat, event.to) else hidden)
 
@@ -338,7 +345,7 @@ class Match:
         """
         return {"format": SAVE_FORMAT, "rules": self.rules, "seed": self.seed,
                 "match": self.match_number, **self.start_options,
-                "actions": [list(a) for a in self._log]}
+                "actions": [_saved(seat, action) for seat, action in self._log]}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Match:
@@ -378,6 +385,16 @@ class Match:
                                None if item[4] is None else str(item[4])))
         else:
             raise ValueError(f"malformed action {item!r}")
+
+
+def _saved(seat: int, action: Action) -> list[Any]:
+    """One action as a save writes it."""
+    if isinstance(action, Card):
+        return [seat, "return", action.notation]
+    if isinstance(action, Reading):
+        return [seat, "play", " ".join(c.notation for c in action.cards), action.kind,
+                action.rank]
+    return [seat, "pass"]
 
 
 __all__ = ["PASS", "Action", "Event", "HandResult", "Match", "Observation", "Pass",

@@ -35,7 +35,9 @@ from guandan.readings import Reading
 
 _SF: Final = 11
 _JOKER_BOMB: Final = 30
-_NORMAL_KINDS: Final = ("single", "pair", "triple", "full_house", "straight", "tube", "plate")
+_NORMAL_KINDS: Final[tuple[str, ...]] = (
+    "single", "pair", "triple", "full_house", "straight", "tube", "plate",
+)
 
 
 #: Straight flush windows start at values 1 (a low A) to 10: a bit per start.
@@ -85,10 +87,11 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> l
     tiers: list[tuple[int, ...]] = []
     any_tied = 0
     for mask in masks:
-        key = mask << 3 | need
-        t = _TIERS.get(key)
+        key = mask | wilds  # a mask has no bits 0 and 1; at most two wilds
+        t = _TIERS[key]
         if t is None:
-            t = _TIERS[key] = _flush_tiers(mask, need)
+            t = _flush_tiers(mask, need)
+            _TIERS[key] = t
         if t:
             any_tied |= t[-1]
         tiers.append(t)
@@ -106,9 +109,10 @@ def _free_copies_first(nat: list[list[Card]], masks: list[int], wilds: int) -> l
     return [s for s in range(4) if tiers[s]]
 
 
-#: ``_flush_tiers`` by ``mask << 3 | need``: a few thousand suit patterns come back again and
-#: again (tuples of ints, which the garbage collector does not follow).
-_TIERS: Final[dict[int, tuple[int, ...]]] = {}
+#: ``_flush_tiers`` by ``mask | wilds`` (a bit per value 2-14, and 0-2 wilds), filled as
+#: suit patterns come: a list, so that looking one up takes no hashing (tuples of ints, which
+#: the garbage collector does not follow).
+_TIERS: Final[list[tuple[int, ...] | None]] = [None] * (1 << 15)
 
 
 def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
@@ -124,10 +128,12 @@ def _sort_by_need(cards: list[Card], needs: list[int]) -> None:
 
 
 #: Bits set in each number below 32 (five values of a window).
-_POPCOUNT: Final = tuple(bin(i).count("1") for i in range(32))
+_POPCOUNT: Final[tuple[int, ...]] = tuple(bin(i).count("1") for i in range(32))
 def _take(cards: list[Card], k: int, wilds: list[Card], extra: int) -> tuple[Card, ...]:
     """The first ``k`` of ``cards`` and ``extra`` wilds."""
     if extra == 0:
+        if k == 1:
+            return (cards[0],)
         return tuple(cards[:k])
     return tuple(cards[:k] + wilds[:extra])
 
@@ -144,28 +150,43 @@ def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
 class _Groups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
-    def __init__(self, hand: Iterable[Card], level: str, every: bool) -> None:
+    def __init__(self, hand: list[Card], level: str, every: bool) -> None:
         self.level = level
         self.every = every
         lv = self.lv = RANK_VALUE[level]
-        nat: list[list[Card]] = [[] for _ in range(15)]
-        wilds: list[Card] = []
-        lj: list[Card] = []
-        bj: list[Card] = []
-        masks = [0, 0, 0, 0]
+        # A value's list is made when a card of it comes: one shared empty list stands for
+        # the others (it is never added to: ``_sort_by_need`` orders only lists of two or more).
+        # Wilds and jokers too (most hands hold none).
+        none: list[Card] = []
+        nat: list[list[Card]] = [none] * 15
+        wilds = lj = bj = none
+        m0 = m1 = m2 = m3 = 0  # a bit per value held, per suit (native ints, not a list's)
         for c in hand:
             v = c.value
+            suit = c.index & 3
             if v > 14:
                 if v == 17:
-                    bj.append(c)
+                    bj = [c] if bj is none else [*bj, c]
                 else:
-                    lj.append(c)
-            elif v == lv and c.index & 3 == 1:  # a heart of the level: a wild
-                wilds.append(c)
+                    lj = [c] if lj is none else [*lj, c]
+            elif v == lv and suit == 1:  # a heart of the level: a wild
+                wilds = [c] if wilds is none else [*wilds, c]
             else:
-                nat[v].append(c)
-                masks[c.index & 3] |= 1 << v
+                cs = nat[v]
+                if cs is none:
+                    nat[v] = [c]
+                else:
+                    cs.append(c)
+                if suit == 0:
+                    m0 |= 1 << v
+                elif suit == 1:
+                    m1 |= 1 << v
+                elif suit == 2:
+                    m2 |= 1 << v
+                else:
+                    m3 |= 1 << v
         nat[1] = nat[14]  # a low A
+        masks = [m0, m1, m2, m3]
         self.flush_suits = _free_copies_first(nat, masks, len(wilds))
         self.nat = nat
         self.wilds = wilds
@@ -173,7 +194,10 @@ class _Groups:
         self.lj = lj
         self.bj = bj
         self.masks = masks
-        self.by_kind: dict[str, list[Reading]] = {}
+        # By kind (the order of ``_NORMAL_KINDS``), the plays generated so far: those with a
+        # key above ``by_kind_above``, once generated.
+        self.by_kind: list[list[Reading] | None] = [None, None, None, None, None, None, None]
+        self.by_kind_above = [0, 0, 0, 0, 0, 0, 0]
         self.special: list[Reading] | None = None
 
     def _least(self, most: int, lowest: int, n: int) -> int:
@@ -186,28 +210,34 @@ class _Groups:
 
     # -- same-rank kinds ------------------------------------------------------------------
 
-    def _same_rank(self, kind: str, n: int) -> list[Reading]:
+    def _same_rank(self, kind: str, n: int, above: int) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds = self.level, self.lv, self.nat, self.wilds
         for v in range(2, 15):
             key = 15 if v == lv else v
+            if key <= above:
+                continue
             most = min(len(nat[v]), n)
+            if most + self.w < n or (most == 0 and v != lv):
+                continue  # too few cards (what ``_least`` would say, without the call)
             # Wilds alone are the level rank; any other rank needs a natural card.
             for k in range(most, self._least(most, 0 if v == lv else 1, n) - 1, -1):
                 cards = _take(nat[v], k, wilds, n - k)
                 out.append(Reading(kind, RANK_OF_VALUE[v], cards, level, key, 0))
         if n <= 2:
-            if len(self.lj) >= n:
+            if len(self.lj) >= n and above < 16:
                 out.append(Reading(kind, "LJ", tuple(self.lj[:n]), level, 16, 0))
-            if len(self.bj) >= n:
+            if len(self.bj) >= n and above < 17:
                 out.append(Reading(kind, "BJ", tuple(self.bj[:n]), level, 17, 0))
         return out
 
-    def full_houses(self) -> list[Reading]:
+    def full_houses(self, above: int) -> list[Reading]:
         out: list[Reading] = []
         level, lv, nat, wilds, w = self.level, self.lv, self.nat, self.wilds, self.w
         for t in range(2, 15):
             key = 15 if t == lv else t
+            if key <= above:
+                continue
             most = min(len(nat[t]), 3)
             for kt in range(most, self._least(most, 1, 3) - 1, -1):
                 trip = _take(nat[t], kt, wilds, 3 - kt)
@@ -264,10 +294,17 @@ class _Groups:
 
     # -- sequences --------------------------------------------------------------------------
 
-    def _runs(self, kind: str, length: int, per: int, min_top: int) -> list[Reading]:
+    def _runs(self, kind: str, length: int, per: int, min_top: int, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(min_top, 15):
+        full = 0  # a bit per value holding ``per`` naturals (bit 1: a low A)
+        for v in range(1, 15):
+            if len(nat[v]) >= per:
+                full |= 1 << v
+        window = (1 << length) - 1
+        for top in range(max(min_top, above + 1), 15):
+            if w == 0 and full >> (top - length + 1) & window != window:
+                continue  # without wilds every value needs ``per`` naturals
             need = 0
             for v in range(top - length + 1, top + 1):
                 c = len(nat[v])
@@ -307,14 +344,15 @@ class _Groups:
             takes = nxt
         return takes
 
-    def straights(self) -> list[Reading]:
+    def straights(self, above: int) -> list[Reading]:
         out: list[Reading] = []
         nat, wilds, level, w = self.nat, self.wilds, self.level, self.w
-        for top in range(5, 15):
-            missing = 0
-            for v in range(top - 4, top + 1):
-                if not nat[v]:
-                    missing += 1
+        m = self.masks
+        values = m[0] | m[1] | m[2] | m[3]  # a bit per value held (bit 1: a low A)
+        if values >> 14 & 1:
+            values |= 2
+        for top in range(max(5, above + 1), 15):
+            missing = 5 - _POPCOUNT[values >> (top - 4) & 31]  # values of the five not held
             if missing > w:
                 continue
             rank = RANK_OF_VALUE[top]
@@ -413,37 +451,86 @@ class _Groups:
                 for k in range(most, self._least(most, 1, n) - 1, -1):
                     cards = _take(nat[v], k, wilds, n - k)
                     out.append(Reading("bomb", RANK_OF_VALUE[v], cards, level, key, power))
-        out.extend(self.straight_flushes())
+        if self.flush_suits:  # no suit holds one otherwise
+            out.extend(self.straight_flushes())
         if len(self.lj) == 2 and len(self.bj) == 2:
             jb = (self.lj[0], self.lj[1], self.bj[0], self.bj[1])
             out.append(Reading("joker_bomb", None, jb, level, 0, _JOKER_BOMB))
         self.special = out
         return out
 
-    def normal(self, kind: str) -> list[Reading]:
-        """The plays of one normal kind, in the order ``legal_plays`` lists them (generated
-        once)."""
-        plays = self.by_kind.get(kind)
-        if plays is None:
-            plays = self.by_kind[kind] = self._generate(kind)
+    def normal(self, kind: str, above: int) -> list[Reading]:
+        """The plays of one normal kind with a key above ``above`` (-1 for all), in the order
+        ``legal_plays`` lists them. Generated once per hand from the lowest ``above`` asked:
+        a trick's keys only rise, so following it again filters what is kept."""
+        i = _kind_index(kind)
+        if i < 0:
+            raise ValueError(f"not a normal kind: {kind!r}")
+        kept = self.by_kind[i]
+        if kept is not None and self.by_kind_above[i] <= above:
+            if self.by_kind_above[i] == above:
+                return kept
+            return [p for p in kept if p.key > above]
+        plays = self._generate(i, above)
+        self.by_kind[i] = plays
+        self.by_kind_above[i] = above
         return plays
 
-    def _generate(self, kind: str) -> list[Reading]:
-        if kind == "single":
-            return self._same_rank("single", 1)
-        if kind == "pair":
-            return self._same_rank("pair", 2)
-        if kind == "triple":
-            return self._same_rank("triple", 3)
-        if kind == "full_house":
-            return self.full_houses()
-        if kind == "straight":
-            return self.straights()
-        if kind == "tube":
-            return self._runs("tube", 3, 2, 3)
-        if kind == "plate":
-            return self._runs("plate", 2, 3, 2)
-        raise ValueError(f"not a normal kind: {kind!r}")
+    def _generate(self, i: int, above: int) -> list[Reading]:
+        if i == 0:
+            return self._same_rank("single", 1, above)
+        if i == 1:
+            return self._same_rank("pair", 2, above)
+        if i == 2:
+            return self._same_rank("triple", 3, above)
+        if i == 3:
+            return self.full_houses(above)
+        if i == 4:
+            return self.straights(above)
+        if i == 5:
+            return self._runs("tube", 3, 2, 3, above)
+        return self._runs("plate", 2, 3, 2, above)
+
+    def plays(self, table: Reading | None) -> list[Reading]:
+        """``legal_plays`` of this hand (a new list): every play on an empty table, or those
+        beating ``table``."""
+        out: list[Reading] = []
+        if table is None:
+            for kind in _NORMAL_KINDS:
+                out.extend(self.normal(kind, -1))
+            out.extend(self.specials())
+            return out
+        power, key = table.power, table.key
+        if power == 0:  # the same kind (of one size) with a higher key, and every special play
+            out.extend(self.normal(table.kind, key))
+            out.extend(self.specials())
+            return out
+        for p in self.specials():  # a stronger kind of special play, or a higher one of its kind
+            if p.power > power or (p.power == power and p.key > key):
+                out.append(p)
+        return out
+
+    def offers(self, play: Reading) -> bool:
+        """True when ``play`` is one of the plays this hand generated (the very object): then
+        it is a reading of cards of this hand, as the engine read them."""
+        if play.power:
+            kept = self.special
+        else:
+            i = _kind_index(play.kind)
+            kept = self.by_kind[i] if i >= 0 else None
+        if kept is not None:
+            for p in kept:
+                if p is play:
+                    return True
+        return False
+
+
+def _kind_index(kind: str) -> int:
+    """The place of a normal kind in ``_NORMAL_KINDS``; -1 for any other."""
+    for i in range(7):
+        if _NORMAL_KINDS[i] == kind:
+            return i
+    return -1
 
 
 #: The hands analysed lately, by their cards in order, level and ``every``: searching and
@@ -477,21 +564,4 @@ def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
     flushes and the joker bomb); within a kind in natural rank order (the level rank in its
     natural place), jokers last.
     """
-    groups = _view(hand, check_level(level), every)
-    out: list[Reading] = []
-    if table is None:
-        for kind in _NORMAL_KINDS:
-            out.extend(groups.normal(kind))
-        out.extend(groups.specials())
-        return out
-    power, key = table.power, table.key
-    if power == 0:  # the same kind (of one size) with a higher key, and every special play
-        for p in groups.normal(table.kind):
-            if p.key > key:
-                out.append(p)
-        out.extend(groups.specials())
-        return out
-    for p in groups.specials():  # a stronger kind of special play, or a higher one of its kind
-        if p.power > power or (p.power == power and p.key > key):
-            out.append(p)
-    return out
+    return _view(hand, check_level(level), every).plays(table)

@@ -27,7 +27,7 @@ from guandan.cards import (
     rank_strength,
 )
 
-KINDS: Final = (
+KINDS: Final[tuple[str, ...]] = (
     "single", "pair", "triple", "full_house", "straight", "tube", "plate",
     "bomb", "straight_flush", "joker_bomb",
 )

@@ -74,6 +74,11 @@ for i in range(12):
             d = d.clone()
         d.apply(actions[rng.randrange(len(actions))])
     out.append(d.finish_order)
+# And by Deal.play_out, the loop in compiled code.
+for i in range(6):
+    d = Deal(deal(rng), level=RANKS[(5 * i) % 13], leader=1 + i % 4)
+    d.play_out(rng)
+    out.append([d.finish_order, [(s, None if p is None else show(p)) for s, p in d.turns]])
 engine = Path(guandan.__file__).resolve().parent
 print(json.dumps({"compiled": sorted(compiled_modules(engine)), "trace": out}))
 """

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from guandan import make_player
-from guandan.cards import Card, parse_cards
+from guandan.cards import RANKS, Card, parse_cards
+from guandan.cards import deal as deal_cards
 from guandan.deal import PASS, Deal, Move, Pass
 from guandan.match import Match, Observation
 from guandan.readings import KINDS, Reading, classify, read_as
@@ -485,3 +486,44 @@ def test_sampling_refuses_a_position_without_play() -> None:
         m.apply(bots[m.to_act].act(m.observation(m.to_act)))  # type: ignore[index]
     with pytest.raises(ValueError, match="not on"):
         Deal.sample(m.observation(1), random.Random(0))
+
+
+def test_play_out_plays_legal_actions_to_the_end_from_its_seed() -> None:
+    """``play_out`` plays a clone to the end by random legal actions: replayed through
+    ``apply`` on another clone the turns are accepted and end the same way; the same seed
+    plays the same turns; the deal it was cloned from does not change."""
+    rng = random.Random(8)
+    for i in range(6):
+        base = Deal(deal_cards(rng), RANKS[i], 1 + i % 4)
+        for _ in range(5 + i):  # into the hand a little
+            acts = base.legal_actions()
+            base.apply(acts[rng.randrange(len(acts))])
+        before = _state(base)
+        first, second = base.clone(), base.clone()
+        first.play_out(random.Random(i))
+        second.play_out(random.Random(i))
+        assert first.over and sorted(first.finish_order) == [1, 2, 3, 4]
+        assert first.turns == second.turns and first.finish_order == second.finish_order
+        replay = base.clone()
+        for seat, play in first.turns[base.turn_count:]:
+            replay.check_turn(seat)
+            replay.apply(PASS if play is None else play)
+        assert _state(replay) == _state(first)
+        assert _state(base) == before
+
+
+def test_a_play_offered_before_the_hand_changed_is_checked_again() -> None:
+    """Plays the deal listed for a seat are trusted only while that seat's hand is the one
+    they were listed from: offered again after the seat played, they are refused."""
+    d = hand("S3 S4 S9", "S5 S6", "S7 S8", "ST SJ").deal
+    offered = [a for a in d.legal_actions() if isinstance(a, Reading) and a.kind == "single"]
+    three = next(a for a in offered if a.rank == "3")
+    d.apply(three)
+    for _ in range(3):
+        d.apply(PASS)
+    assert d.to_act == 1
+    with pytest.raises(ValueError, match="does not hold"):
+        d.apply(three)
+    nine = next(a for a in offered if a.rank == "9")
+    d.apply(nine)  # still held: read again, and taken
+    assert d.count(1) == 1

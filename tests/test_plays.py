@@ -647,3 +647,25 @@ def test_what_legal_plays_keeps_changes_no_result() -> None:
                 guandan.plays._VIEWS.clear()
                 fresh.append(shown(legal_plays(hands[1], level, t, every=every)))
         assert again == fresh
+
+
+def test_following_lists_what_filtering_every_play_by_the_table_lists() -> None:
+    """Following generates only the plays above the table (and keeps them for the hand): the
+    same plays, in the same order, as the whole list filtered by ``beats``, whichever order
+    the tables come in."""
+    import guandan.plays
+
+    rng = random.Random(231)
+    for _ in range(12):
+        hands = deal(rng)
+        level = rng.choice(RANKS)
+        tables = legal_plays(hands[2], level) + legal_plays(hands[3], level)
+        for order in (tables, tables[::-1]):
+            guandan.plays._VIEWS.clear()
+            for every in (False, True):
+                whole = legal_plays(hands[1], level, every=every)
+                for t in order:
+                    following = legal_plays(hands[1], level, t, every=every)
+                    assert following == [p for p in whole if beats(p, t)]
+                    assert [p.cards for p in following] == [
+                        p.cards for p in whole if beats(p, t)]
