@@ -2,6 +2,8 @@
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals)
+#   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
+#   the search's sampled deals (default 16).
 # The bot's folder is copied to OUTDIR (default /tmp/host_arena/BOT-OURS[-FIRST]) because the
 # bots write files beside themselves; their output goes to /dev/null. Prints the arena's JSON
 # (with its "outside" figures) to OUTDIR/result.json and the hand records to records.jsonl.
@@ -17,7 +19,7 @@ case $bot in
   ai6) clients="client1.py client2.py";;
   *) echo "BOT is ai2, ai3 or ai6" >&2; exit 2;;
 esac
-extra=""; [ "$ours" = search ] && extra="--samples 16"
+extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 "$root/.venv/bin/guandan" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &

@@ -85,6 +85,8 @@ REASON_CODES: Final = {
     "pass_keep_shape": ("play", "table"),
     "return_least_needed": ("card",),
     "return_weakest": ("card",),
+    "return_to_partner": ("card",),
+    "return_keeps_play": ("card", "play"),
     "follow_smallest": ("play",),
     "bomb_smallest": ("play",),
     "random": (),

@@ -30,13 +30,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from guandan.cards import Card
+from guandan.cards import RANK_VALUE, Card
 from guandan.deal import TableEntry, holding_mask, next_holding
 from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
 from guandan.players.describe import play_names, reason_params
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
+from guandan.plays import legal_plays
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -316,19 +317,70 @@ class HeuristicCore:
                         "pass_keep_shape", play=best[3], table=table)
 
     @staticmethod
+    def _plays_after_card(hand: Sequence[Card], card: Card, level: str) -> int:
+        rest = remove_cards(hand, [card])
+        return decompose(rest, level).plays if rest else 0
+
+    @staticmethod
     def _plays_after(hand: Sequence[Card], play: Reading, level: str) -> int:
         rest = remove_cards(hand, play.cards)
         return decompose(rest, level).plays if rest else 0
 
-    def choose_return(self, hand: Sequence[Card], level: str,
-                      cards: Sequence[Card]) -> tuple[Card, Reason]:
-        """The returnable card whose loss costs the hand least (the weakest among equals)."""
-        best = min(cards, key=lambda c: (round(self.cost(remove_cards(hand, [c]), level), 3),
-                                         c.strength(level), c.index))
+    def choose_return(self, hand: Sequence[Card], level: str, cards: Sequence[Card],
+                      to_partner: bool = False) -> tuple[Card, Reason]:
+        """The returnable card the hand needs least (its split costs least without it).
+
+        Among cards the split spares equally, an opponent gets the weakest, a partner (the 1st
+        returning to its own team's 4th) the strongest. When the weakest card would have cost
+        the split a play, the reason names the play it keeps.
+        """
+        def after(c: Card) -> float:
+            return round(self.cost(remove_cards(hand, [c]), level), 3)
+
+        if to_partner:
+            # The team's cards: the partner, the weaker hand last time, gets the strongest card
+            # that leaves this hand with no more plays to make.
+            best = min(cards, key=lambda c: (self._plays_after_card(hand, c, level),
+                                             -c.strength(level), c.index))
+            return best, _r(
+                f"{best.notation}을(를) 동료에게 돌려줍니다: 패에 필요 없는 카드 중 가장 높은 "
+                f"카드입니다.",
+                f"Return the {best.notation} to your partner: the highest card your hand can "
+                f"spare.", "return_to_partner", card=best)
+        costs = {c: after(c) for c in set(cards)}
+        best = min(cards, key=lambda c: (costs[c], c.strength(level), c.index))
+        weakest = min(cards, key=lambda c: (c.strength(level), c.index))
+        if costs[weakest] > costs[best] + 1e-9:
+            kept = next((p for p in decompose(hand, level).parts
+                         if p.size > 1 and _holds(p, weakest, level)), None)
+            if kept is not None:
+                kr = _part_reading(kept, hand, level)
+                if kr is not None:
+                    ko, en = play_names(kr)
+                    return best, _r(
+                        f"{best.notation}을(를) 돌려줍니다: 더 낮은 {weakest.notation}은(는) "
+                        f"{ko}에 필요합니다.",
+                        f"Return the {best.notation}: the lower {weakest.notation} belongs to "
+                        f"your {en}.", "return_keeps_play", card=best, play=kr)
         return best, _r(
             f"{best.notation}을(를) 돌려줍니다: 패 구성에 가장 덜 필요한 카드입니다.",
             f"Return {best.notation}: the hand's split needs it least.",
             "return_least_needed", card=best)
+
+
+def _holds(part: Part, card: Card, level: str) -> bool:
+    """Could this part of a split use ``card`` (its rank, or its run's span)?"""
+    if part.kind in ("straight", "straight_flush", "tube", "plate"):
+        length = {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}[part.kind]
+        top = RANK_VALUE[part.rank or "2"]
+        vals = {14 if v == 1 else v for v in range(top - length + 1, top + 1)}
+        return card.value in vals and (part.suit is None or card.suit == part.suit)
+    return card.rank == part.rank or card.rank == part.pair_rank
+
+
+def _part_reading(part: Part, hand: Sequence[Card], level: str) -> Reading | None:
+    """A play of the hand that stands for a part of its split (for naming it)."""
+    return _match_part(part, legal_plays(list(hand), level))
 
 
 def view_of(obs: Observation, tracker: Tracker | None = None) -> View:
@@ -339,6 +391,12 @@ def view_of(obs: Observation, tracker: Tracker | None = None) -> View:
         tracker = Tracker.from_observation(obs)
     return View(obs.seat, obs.level, list(obs.hand), dict(obs.counts), obs.table, plays,
                 can_pass, tracker)
+
+
+def returns_to_partner(obs: Observation) -> bool:
+    """Does this seat's tribute return go to its partner (a 4th giving to its own 1st)?"""
+    return any(g.receiver == obs.seat and g.giver == partner(obs.seat)
+               for g in obs.tribute.gifts)
 
 
 def pass_action(obs: Observation) -> Action:
@@ -363,7 +421,8 @@ class HeuristicPlayer:
             raise ValueError(f"seat {obs.seat} has nothing to do now")
         cards = [a for a in obs.legal_actions if isinstance(a, Card)]
         if cards:
-            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards,
+                                                        returns_to_partner(obs))
             return card
         v = view_of(obs)
         play, self.reason = self.core.choose(v)

@@ -60,6 +60,7 @@ from guandan.players.heuristic import (
     HeuristicCore,
     View,
     pass_action,
+    returns_to_partner,
     view_of,
 )
 from guandan.players.tracker import Tracker, remove_cards
@@ -585,7 +586,8 @@ class SearchPlayer:
         start = time.perf_counter()
         cards = [a for a in obs.legal_actions if isinstance(a, Card)]
         if cards:
-            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards,
+                                                        returns_to_partner(obs))
             return card
         tracker = Tracker.from_observation(obs)
         v = view_of(obs, tracker)

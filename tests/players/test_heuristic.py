@@ -6,6 +6,7 @@ import pytest
 
 from guandan.cards import Card, parse_cards
 from guandan.match import PASS
+from guandan.players import make_player
 from guandan.players.describe import play_names
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.readings import Reading
@@ -144,3 +145,28 @@ def test_tribute_return_keeps_the_split(hand: str, allowed: str, expected: str) 
     card = p.act(obs)
     assert isinstance(card, Card) and card == parse_cards(expected)[0]
     assert expected in p.reason.en and expected in p.reason.ko
+
+
+def test_tribute_return_names_the_play_it_keeps() -> None:
+    # The lowest card, S3, starts the straight 3-7: the lone 9 goes back, and the reason says
+    # the straight needs the lower card.
+    p = HeuristicPlayer()
+    card = p.act(return_position("S3 D4 C5 S6 D7 S9 SK DK SA", "2", "S3 D4 C5 S6 D7 S9",
+                                 giver=2))
+    assert card == parse_cards("S9")[0]
+    assert p.reason.code == "return_keeps_play"
+    assert p.reason.params["play"] == {"cards": ["S3", "D4", "C5", "S6", "D7"],
+                                       "kind": "straight", "rank": "7"}
+
+
+@pytest.mark.parametrize("player", ["heuristic", "search"])
+def test_tribute_return_to_partner_gives_the_highest_spare_card(player: str) -> None:
+    # Both lone cards cost the split one play; an opponent gets the 3, the partner (seat 3,
+    # the 4th who gave to this seat, the 1st) the 10.
+    hand, allowed = "S3 DT SQ HQ DK CK SA HA BJ", "S3 DT"
+    p = make_player(player)
+    assert p.act(return_position(hand, "2", allowed, giver=2)) == parse_cards("S3")[0]
+    assert p.reason.code == "return_least_needed"
+    card = p.act(return_position(hand, "2", allowed, giver=3))
+    assert card == parse_cards("DT")[0]
+    assert p.reason.code == "return_to_partner" and "DT" in p.reason.en and "DT" in p.reason.ko
