@@ -88,6 +88,21 @@ class View:
             return True
         return self.tracker.same_kind_beatable(play)
 
+    def opponent_beats(self, play: Reading, seats: Sequence[int] | None = None,
+                       read: bool = True) -> bool:
+        """Could an opponent (of ``seats``, default both) beat ``play`` with the same kind?
+
+        The hidden cards must allow it, and (with ``read``) the opponent must not have shown
+        it cannot: a pass on such a play when pressed (``Tracker.cannot_beat``).
+        """
+        if not self.beatable(play):
+            return False
+        t = self.tracker
+        if t is None or not read:
+            return True
+        opps = self.opponents() if seats is None else seats
+        return any(not t.cannot_beat(s, play) for s in opps)
+
 
 def _r(ko: str, en: str, code: str = "", **values: object) -> Reason:
     """A reason in words, and as a code with its values (``describe.REASON_CODES``)."""
@@ -109,14 +124,17 @@ def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
 class HeuristicCore:
     """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_passes: bool = True) -> None:
+        #: Read the passes an opponent made when pressed (``View.opponent_beats``).
+        self.read_passes = read_passes
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled without its cache (the web game sends players to worker processes)."""
-        return {}
+        return {"read_passes": self.read_passes}
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        self.read_passes = bool(state.get("read_passes", True))
         self._cost_cache = {}
 
     def cost(self, hand: Sequence[Card], level: str) -> float:
@@ -156,8 +174,11 @@ class HeuristicCore:
         # Finishing: every part but one wins its trick: cash the plain winners first, go out
         # with the last; bombs wait, since they win whenever they are played.
         if len(parts) >= 2:
-            sure = [(part, r) for part, r in parts if not r.power and not v.beatable(r)]
-            loose = [(part, r) for part, r in parts if not r.power and v.beatable(r)]
+            rp = self.read_passes
+            sure = [(part, r) for part, r in parts
+                    if not r.power and not v.opponent_beats(r, read=rp)]
+            loose = [(part, r) for part, r in parts
+                     if not r.power and v.opponent_beats(r, read=rp)]
             if len(loose) <= 1 and sure:
                 _, r = min(sure, key=lambda x: -len(x[1].cards))
                 ko, en = play_names(r)
@@ -185,7 +206,7 @@ class HeuristicCore:
         # Do not feed an opponent who is about to go out.
         def risky(r: Reading) -> bool:
             return any(v.counts[s] == len(r.cards) and r.kind in ("single", "pair")
-                       and v.beatable(r) for s in opps)
+                       and v.opponent_beats(r, (s,), self.read_passes) for s in opps)
 
         normal = [(part, r) for part, r in parts if not r.power]
         safe = [(part, r) for part, r in normal if not risky(r)]
@@ -239,7 +260,8 @@ class HeuristicCore:
         t_ko, t_en = play_names(table)
         nxt = v.next_active(v.seat)
         if (table.kind in ("single", "pair") and nxt != v.partner and v.active(nxt)
-                and v.counts[nxt] <= len(table.cards) and v.beatable(table)):
+                and v.counts[nxt] <= len(table.cards)
+                and v.opponent_beats(table, (nxt,), self.read_passes)):
             normal = [p for p in v.plays if not p.power]
             if normal:
                 sure = [p for p in normal if not v.beatable(p)]
@@ -411,9 +433,9 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, read_passes: bool = True) -> None:
         self.seed = seed
-        self.core = HeuristicCore()
+        self.core = HeuristicCore(read_passes)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
 
     def act(self, obs: Observation) -> Action:

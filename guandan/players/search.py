@@ -114,12 +114,18 @@ LEAD_TRIES: Final = 8
 #: ai_deviations.py (100 hands each, 64 samples) +35 of 842 departures against +30 of 841 on
 #: seed 2000, +39 of 881 against +51 of 893 on seed 3000. So it is off by default.
 READ_PASSES: Final = False
+#: Read the passes made when an opponent was about to go out (``Evidence.pressed``): such a
+#: seat beats whatever it can, so it holds nothing that beats the play it passed on, nor a bomb.
+READ_PRESSED: Final = True
 #: Following, also weigh the highest plain play that beats the table: taking the trick may be
 #: worth a high card. ai_deviations.py (100 hands each, 64 samples): +31 of 890 departures
 #: against +30 of 841 without it on seed 2000, +56 of 933 against +51 of 893 on seed 3000.
 FOLLOW_TOP: Final = True
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
+#: A seat whose calm lead is weaker than an earlier one by more than this (in cost) is not
+#: leading its weakest first, and its leads are not read (``lead_bar``).
+CARELESS_MARGIN: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +213,10 @@ def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
         if cost < WEAK_LEAD:
             continue
         rank = lead_rank(replace(a, cost=cost))
+        if bar is not None and rank[0] > bar[0] + CARELESS_MARGIN:
+            # It led this weaker play after a stronger one: it does not lead its weakest
+            # first (an outside program, another style), so its leads say nothing here.
+            return None
         if bar is None or rank < bar:
             bar = rank
     return bar
@@ -228,24 +238,65 @@ def beats_a_pass(parts: Sequence[APlay], passed: Sequence[APlay]) -> bool:
                for q in passed for p in parts)
 
 
+def holds_above(cards: Sequence[Card], level: str, size: int, key: int) -> bool:
+    """Do ``cards`` hold a single, pair or triple (``size``) stronger than ``key``?"""
+    wilds = 0
+    jokers = {"LJ": 0, "BJ": 0}
+    by_strength: dict[int, int] = {}
+    for c in cards:
+        if c.is_joker:
+            jokers[c.rank] += 1
+        elif c.is_wild(level):
+            wilds += 1
+        else:
+            st = c.strength(level)
+            by_strength[st] = by_strength.get(st, 0) + 1
+    if any(st > key and n + wilds >= size for st, n in by_strength.items()):
+        return True
+    if key < 15 and wilds >= size:
+        return True
+    return size <= 2 and ((key < 16 and jokers["LJ"] >= size)
+                          or (key < 17 and jokers["BJ"] >= size))
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What one seat's calm plays say its hand no longer holds (see ``fails``)."""
+    """What one seat's calm plays, and its passes when pressed, say its hand no longer holds
+    (see ``fails``)."""
 
     bar: tuple[float, int] | None = None  # its lead bar (``lead_bar``)
     passed: tuple[APlay, ...] = ()  # plays it passed on calmly, its hand unchanged since
+    #: Plays it passed on when an opponent was about to go out (``Tracker.pressed_passes``):
+    #: it then held nothing of their kind that beats them, and no bomb.
+    pressed: tuple[APlay, ...] = ()
 
     @classmethod
-    def of(cls, tracker: Tracker, seat: int, passes: bool = True) -> Evidence | None:
+    def of(cls, tracker: Tracker, seat: int, passes: bool = True,
+           pressed: bool = True) -> Evidence | None:
         bar = lead_bar(tracker.calm_leads.get(seat, []))
         passed = (tuple(abstract_reading(r) for r in tracker.calm_passes.get(seat, []))
                   if passes else ())
-        return cls(bar, passed) if bar is not None or passed else None
+        hard = (tuple(abstract_reading(r) for r in tracker.pressed_passes.get(seat, []))
+                if pressed else ())
+        return cls(bar, passed, hard) if bar is not None or passed or hard else None
 
-    def fails(self, parts: Sequence[APlay]) -> bool:
-        """Does a split of this seat's hand hold what its calm plays say it does not?"""
-        return ((self.bar is not None and fails_bar(parts, self.bar))
-                or (bool(self.passed) and beats_a_pass(parts, self.passed)))
+    def fails(self, parts: Sequence[APlay], cards: Sequence[Card] = (),
+              level: str = "2") -> bool:
+        """Does a split of this seat's hand (``cards``) hold what its plays say it does not?"""
+        if self.bar is not None and fails_bar(parts, self.bar):
+            return True
+        if self.passed and beats_a_pass(parts, self.passed):
+            return True
+        if self.pressed:
+            if any(p.power for p in parts):
+                return True
+            for q in self.pressed:
+                if q.kind in ("single", "pair", "triple"):
+                    if holds_above(cards, level, q.size, q.key):
+                        return True
+                elif any(p.beats(q) for p in parts):
+                    return True
+        return False
 
 
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
@@ -554,7 +605,7 @@ class SearchPlayer:
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
-                 read_passes: bool = READ_PASSES,
+                 read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
                  follow_top: bool = FOLLOW_TOP) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
@@ -562,6 +613,7 @@ class SearchPlayer:
         self.lead_eps = lead_eps
         self.lead_tries = lead_tries
         self.read_passes = read_passes
+        self.read_pressed = read_pressed
         self.follow_top = follow_top
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
@@ -679,7 +731,7 @@ class SearchPlayer:
         evidence: dict[int, Evidence] = {}
         if self.lead_eps < 1.0:
             for s in tracker.others():
-                ev = Evidence.of(tracker, s, self.read_passes)
+                ev = Evidence.of(tracker, s, self.read_passes, self.read_pressed)
                 if ev is not None:
                     evidence[s] = ev
         for i in range(self.samples):
@@ -722,7 +774,7 @@ class SearchPlayer:
             keep = rng.random() if attempt < self.lead_tries else 0.0
             for s, ev in evidence.items():
                 parts = others[s] = abstract_hand(hands[s], level)
-                if ev.fails(parts):
+                if ev.fails(parts, hands[s], level):
                     weight *= self.lead_eps
                     if weight <= keep:
                         break

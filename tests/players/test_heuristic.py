@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from guandan.cards import Card, parse_cards
-from guandan.match import PASS
+from guandan.match import PASS, Event
 from guandan.players import make_player
 from guandan.players.describe import play_names
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.readings import Reading
 
-from .positions import position, return_position
+from .positions import position, reading, return_position
 
 
 def act(obs_hand: str, **kw: object) -> tuple[object, HeuristicPlayer]:
@@ -170,3 +170,18 @@ def test_tribute_return_to_partner_gives_the_highest_spare_card(player: str) -> 
     card = p.act(return_position(hand, "2", allowed, giver=3))
     assert card == parse_cards("DT")[0]
     assert p.reason.code == "return_to_partner" and "DT" in p.reason.en and "DT" in p.reason.ko
+
+
+def test_no_block_over_partner_when_the_next_opponent_showed_it_cannot_beat() -> None:
+    # Partner (seat 3) leads a 9 holding one card; seat 2, next after seat 1 and holding one
+    # card, passed on partner's 8 when pressed: it holds no single above the 8, so seat 1
+    # lets partner's 9 stand instead of blocking it with a high single.
+    history = [Event("play", 3, play=reading("S8", "2")), Event("pass", 4), Event("pass", 1),
+               Event("pass", 2), Event("play", 3, play=reading("S9", "2"), lead=True),
+               Event("pass", 4)]
+    obs = position("S4 SA DK", counts={2: 1, 3: 1, 4: 10}, history=history, table=(3, "S9"))
+    p = HeuristicPlayer()
+    assert p.act(obs) is PASS and p.reason.code == "pass_partner_winning"
+    blind = HeuristicPlayer(read_passes=False)  # without reading the pass: block
+    a = blind.act(obs)
+    assert isinstance(a, Reading) and blind.reason.code == "block_for_partner"

@@ -14,6 +14,7 @@ from guandan.deal import Deal
 from guandan.match import Event, Match
 from guandan.players.heuristic import view_of
 from guandan.players.search import (
+    holds_above,
     APlay,
     Candidate,
     Evidence,
@@ -343,3 +344,39 @@ def test_following_weighs_the_highest_plain_play_too() -> None:
     off = SearchPlayer(seed=0, samples=4, budget_ms=None, follow_top=False)
     assert all(a is None or a.power or a is h_play for a in
                (c.action for c in off.candidates(v, h_play)))
+
+
+def test_a_seat_that_leads_a_weaker_play_after_a_stronger_one_is_not_read() -> None:
+    # A careful player leads its weakest play first: a single 5 then a pair of 8s fits it; a
+    # pair of 8s then a single 5 does not (an outside program's style), and says nothing.
+    pair8, single5 = reading("S8 D8", "2"), reading("S5", "2")
+    assert lead_bar([single5, pair8]) is not None
+    assert lead_bar([pair8, single5]) is None
+
+
+def test_holds_above_counts_wilds_and_jokers() -> None:
+    assert holds_above(parse_cards("S9 H2"), "2", 2, 8)  # 9 and a wild: a pair of 9s
+    assert not holds_above(parse_cards("S9 H2"), "2", 2, 9)
+    assert holds_above(parse_cards("H2"), "2", 1, 14)  # a wild alone is a level single
+    assert not holds_above(parse_cards("S5 D5 LJ"), "2", 2, 5)
+    assert holds_above(parse_cards("LJ LJ"), "2", 2, 15)
+    assert not holds_above(parse_cards("S5 D5 S5"), "2", 3, 5)
+
+
+def test_deals_against_a_pressed_pass_are_drawn_again() -> None:
+    # Seat 2 passed on a pair of 8s while an opponent was about to go out: deals giving it a
+    # pair above 8 (here the queens or kings) or a bomb are drawn again.
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
+                unseen=Counter(parse_cards("S4 D4 SQ DQ HK CK")))
+    ev = {2: Evidence(pressed=(abstract_reading(reading("S8 D8", "2")),))}
+
+    def pair_share(p: SearchPlayer) -> float:
+        rng = random.Random(5)
+        n = 0
+        for _ in range(300):
+            hands, _, _ = p._draw(t, rng, ev)
+            n += hands[2][0].rank == hands[2][1].rank and hands[2][0].rank in "QK"
+        return n / 300
+
+    assert 0.08 < pair_share(SearchPlayer(lead_eps=1.0)) < 0.25  # 2 of 15 deals uniformly
+    assert pair_share(SearchPlayer()) < 0.05

@@ -180,3 +180,19 @@ def test_urgency_thresholds() -> None:
     assert urgency(1, None, {**calm, 4: 3}) == 1  # ...but 3 cards alone is only low
     assert urgency(1, None, {**calm, 2: 2}) == 2  # an opponent holds 2: about to go out
     assert urgency(1, 3, {1: 10, 2: 0, 3: 1, 4: 0}) == 0  # no opponent left
+
+
+def test_a_pass_when_pressed_says_the_seat_cannot_beat_that_play() -> None:
+    # Seat 3 leads an 8 and holds 2 cards after it: seat 2 (its opponent, urgency 2) passes,
+    # so seat 2 holds no single above the 8, now or later; seat 4 passes on it too.
+    history = [Event("play", 3, play=reading("S8", "2")), Event("pass", 4), Event("pass", 1),
+               Event("pass", 2), Event("play", 3, play=reading("S9", "2"), lead=True),
+               Event("pass", 4)]
+    obs = position("S4 SA DK", counts={2: 1, 3: 1, 4: 10}, history=history, table=(3, "S9"))
+    t = Tracker.from_observation(obs)
+    assert [r.key for r in t.pressed_passes[2]] == [8]
+    assert t.cannot_beat(2, reading("S9", "2")) and t.cannot_beat(2, reading("S8", "2"))
+    assert not t.cannot_beat(2, reading("S7", "2"))  # a pass on an 8 says nothing of a 7
+    assert not t.cannot_beat(2, reading("S9 D9", "2"))  # nor of pairs
+    assert t.pressed_passes[1] == []  # seat 1 passed on its partner's play
+    assert t.calm_passes[2] == []
