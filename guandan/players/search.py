@@ -65,6 +65,7 @@ from guandan.players.heuristic import (
 )
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
+from guandan.plays import legal_plays
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, partner, team_of
 
@@ -121,6 +122,9 @@ READ_PRESSED: Final = True
 #: worth a high card. ai_deviations.py (100 hands each, 64 samples): +31 of 890 departures
 #: against +30 of 841 without it on seed 2000, +56 of 933 against +51 of 893 on seed 3000.
 FOLLOW_TOP: Final = True
+#: Weigh the heuristic's play made of other cards too (``SearchPlayer.other_cards``): up to
+#: this many of them, the cheapest for the rest of the hand first.
+EVERY_PLAY: Final = 2
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
 #: A seat whose calm lead is weaker than an earlier one by more than this (in cost) is not
@@ -606,7 +610,7 @@ class SearchPlayer:
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
                  read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
-                 follow_top: bool = FOLLOW_TOP) -> None:
+                 follow_top: bool = FOLLOW_TOP, every_play: bool = True) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
@@ -615,6 +619,7 @@ class SearchPlayer:
         self.read_passes = read_passes
         self.read_pressed = read_pressed
         self.follow_top = follow_top
+        self.every_play = every_play
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
         self.level_weight = level_weight
@@ -710,6 +715,8 @@ class SearchPlayer:
             if self.follow_top and h_play is not None and not h_play.power:
                 normal = [r for r in v.plays if not r.power]
                 chosen.append(max(normal, key=lambda r: (r.key, len(r.cards))))
+        if self.every_play and h_play is not None and not (h_play.kind == "joker_bomb"):
+            chosen.extend(self.other_cards(v, h_play))
         out: list[Candidate] = []
         seen: set[object] = set()
         for choice in chosen:
@@ -720,6 +727,27 @@ class SearchPlayer:
             rest = v.hand if choice is None else remove_cards(v.hand, choice.cards)
             out.append(Candidate(choice, abstract_hand(rest, level)))
         return out
+
+    def other_cards(self, v: View, play: Reading) -> list[Reading]:
+        """The same play (kind, rank, size) made of other cards, where the choice matters: a
+        full house's pair, spending a wild or not, which straight flush (``legal_plays(...,
+        every=True)``); the ``EVERY_PLAY`` whose rest of the hand splits cheapest."""
+        if play.kind not in ("full_house", "straight_flush") and not self._wild_choice(v, play):
+            return []
+        table = v.table.play if v.table is not None else None
+        same = [r for r in legal_plays(v.hand, v.level, table, every=True)
+                if r.kind == play.kind and r.rank == play.rank
+                and len(r.cards) == len(play.cards) and r.signature() != play.signature()]
+        if not same:
+            return []
+        level = v.level
+        same.sort(key=lambda r: self.core.cost(remove_cards(v.hand, r.cards), level))
+        return same[:EVERY_PLAY]
+
+    @staticmethod
+    def _wild_choice(v: View, play: Reading) -> bool:
+        """Does the hand hold a wild that this play could spend, or spends?"""
+        return any(c.is_wild(v.level) for c in v.hand) and play.kind not in ("single",)
 
     # -- evaluation --------------------------------------------------------------------------
 

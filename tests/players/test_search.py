@@ -380,3 +380,40 @@ def test_deals_against_a_pressed_pass_are_drawn_again() -> None:
 
     assert 0.08 < pair_share(SearchPlayer(lead_eps=1.0)) < 0.25  # 2 of 15 deals uniformly
     assert pair_share(SearchPlayer()) < 0.05
+
+
+def test_the_same_play_of_other_cards_is_weighed_where_it_matters() -> None:
+    # Leading a full house of 9s: the search also weighs it with the other pair (kings), and
+    # plays it out on the deal; a plain pair without a wild in hand has nothing to weigh.
+    obs = position("S9 D9 C9 S3 D3 SK DK S6", counts={2: 20, 3: 20, 4: 20})
+    p = SearchPlayer(samples=8, budget_ms=None)
+    v = view_of(obs)
+    house = next(r for r in v.plays if r.kind == "full_house" and r.rank == "9"
+                 and any(c.rank == "3" for c in r.cards))
+    others = p.other_cards(v, house)
+    assert [sorted(c.rank for c in r.cards) for r in others] == [["9", "9", "9", "K", "K"]]
+    cands = p.candidates(v, house)
+    assert any(c.action is not None and c.action.signature() == others[0].signature()
+               for c in cands)
+    assert SearchPlayer(every_play=False).other_cards(v, house) == others  # the list alone
+    assert not any(c.action is not None and c.action.signature() == others[0].signature()
+                   for c in SearchPlayer(every_play=False).candidates(v, house))
+    pair = next(r for r in v.plays if r.kind == "pair" and r.rank == "K")
+    assert p.other_cards(v, pair) == []
+    # A wild in hand: a pair of 5s of two natural cards or of a 5 and the wild.
+    w = view_of(position("S5 D5 H2 S8 D8 C8 SJ", counts={2: 20, 3: 20, 4: 20}))
+    fives = next(r for r in w.plays if r.kind == "pair" and r.rank == "5")
+    alts = p.other_cards(w, fives)
+    assert alts and all(r.kind == "pair" and r.rank == "5" for r in alts)
+    assert {sum(c.is_wild("2") for c in r.cards) for r in [fives, *alts]} == {0, 1}
+
+
+def test_a_search_play_is_legal_on_the_deal_over_many_hands() -> None:
+    # Legality over seeded hands, the plays of other cards included: every action the search
+    # takes is applied by the match (which refuses an illegal one).
+    for seed in range(3):
+        m = Match(seed=100 + seed)
+        players = {s: SearchPlayer(seed=s, samples=4, budget_ms=None) for s in (1, 2, 3, 4)}
+        while m.to_act is not None and m.results == []:
+            seat = m.to_act
+            m.apply(players[seat].act(m.observation(seat)))
