@@ -715,7 +715,7 @@ class SearchPlayer:
             if self.follow_top and h_play is not None and not h_play.power:
                 normal = [r for r in v.plays if not r.power]
                 chosen.append(max(normal, key=lambda r: (r.key, len(r.cards))))
-        if self.every_play and h_play is not None and not (h_play.kind == "joker_bomb"):
+        if self.every_play and h_play is not None and h_play.kind != "joker_bomb":
             chosen.extend(self.other_cards(v, h_play))
         out: list[Candidate] = []
         seen: set[object] = set()

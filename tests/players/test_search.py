@@ -14,7 +14,6 @@ from guandan.deal import Deal
 from guandan.match import Event, Match
 from guandan.players.heuristic import view_of
 from guandan.players.search import (
-    holds_above,
     APlay,
     Candidate,
     Evidence,
@@ -24,6 +23,7 @@ from guandan.players.search import (
     abstract_reading,
     as_reading,
     beats_a_pass,
+    holds_above,
     lead_bar,
     lead_rank,
     same_rank_play,
