@@ -82,6 +82,7 @@ REASON_CODES: Final = {
     "bomb_cut": ("play", "table", "n"),
     "bomb_to_finish": ("play", "n"),
     "pass_keep_bomb": ("table",),
+    "bomb_sure": ("play", "n"),
     "pass_keep_shape": ("play", "table"),
     "return_least_needed": ("card",),
     "return_weakest": ("card",),

@@ -124,17 +124,20 @@ def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
 class HeuristicCore:
     """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
 
-    def __init__(self, read_passes: bool = True) -> None:
+    def __init__(self, read_passes: bool = True, bomb_timing: bool = True) -> None:
         #: Read the passes an opponent made when pressed (``View.opponent_beats``).
         self.read_passes = read_passes
+        #: Keep a bomb while bigger ones are unseen (``BOMBS_WAIT``).
+        self.bomb_timing = bomb_timing
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled without its cache (the web game sends players to worker processes)."""
-        return {"read_passes": self.read_passes}
+        return {"read_passes": self.read_passes, "bomb_timing": self.bomb_timing}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.read_passes = bool(state.get("read_passes", True))
+        self.bomb_timing = bool(state.get("bomb_timing", True))
         self._cost_cache = {}
 
     def cost(self, hand: Sequence[Card], level: str) -> float:
@@ -314,6 +317,11 @@ class HeuristicCore:
         if bombs:
             after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
             finishing = [p for p in bombs if after_plays[id(p)] <= 2]
+            if not finishing and self.bomb_timing and v.tracker is not None:
+                # Bomb timing: a bomb that no unseen bomb can beat is a sure trick; with the
+                # lead it takes, three plays may take the hand out.
+                finishing = [p for p in bombs if after_plays[id(p)] <= 3
+                             and v.tracker.bombs_above(p) == 0]
             if urgency >= 1 or finishing:
                 pool = finishing if (finishing and urgency == 0) else bombs
                 p = min(pool, key=lambda x: (self.cost(remove_cards(v.hand, x.cards), level)
@@ -325,6 +333,12 @@ class HeuristicCore:
                         f"An opponent is running low: cut the {t_en} with the {en}.",
                         "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
+                if k > 2:  # a sure bomb (bomb timing)
+                    return p, _r(
+                        f"남은 패 중 {ko}을(를) 이길 폭탄이 없으니 선을 잡고 {k}개 조합으로 "
+                        f"나갑니다.",
+                        f"No unseen bomb can beat the {en}: take the lead with it, then {k} "
+                        f"plays take the hand out.", "bomb_sure", play=p, n=k)
                 return p, _r(
                     f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",
                     f"Take the lead with the {en}: then {k} play(s) take the hand out.",
@@ -433,9 +447,10 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, read_passes: bool = True) -> None:
+    def __init__(self, seed: int = 0, read_passes: bool = True, bomb_timing: bool = True
+                 ) -> None:
         self.seed = seed
-        self.core = HeuristicCore(read_passes)
+        self.core = HeuristicCore(read_passes, bomb_timing)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
 
     def act(self, obs: Observation) -> Action:

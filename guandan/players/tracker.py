@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guandan.cards import Card, full_deck
+from guandan.cards import Card, full_deck, rank_strength
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -176,6 +176,33 @@ class Tracker:
         if play.kind in ("straight", "tube", "plate"):
             return play.key < 14
         return play.key < 15  # full house: triple at the level rank or below
+
+    def bombs_above(self, bomb: Reading) -> int:
+        """How many bombs that beat ``bomb`` the unseen cards could still make: one per rank
+        whose unseen copies (with the unseen wilds) reach a bigger bomb, and the joker bomb
+        if every joker is unseen (straight flushes left out: they need given suits)."""
+        level = self.level
+        wilds = sum(n for c, n in self.unseen.items() if c.is_wild(level))
+        ranks: Counter[str] = Counter()
+        jokers = 0
+        for c, n in self.unseen.items():
+            if c.is_joker:
+                jokers += n
+            elif not c.is_wild(level):
+                ranks[c.rank] += n
+        if bomb.kind == "joker_bomb":
+            return 0
+        size = len(bomb.cards)
+        count = 1 if jokers == 4 else 0
+        for rank, n in ranks.items():
+            most = n + wilds
+            if most < 4:
+                continue
+            if bomb.kind == "straight_flush":
+                count += most >= 6
+            elif most > size or (most == size and rank_strength(rank, level) > bomb.key):
+                count += 1
+        return count
 
     def bombs_possible(self) -> bool:
         """Could the unseen cards hold any bomb, straight flush or joker bomb (roughly)?"""

@@ -185,3 +185,15 @@ def test_no_block_over_partner_when_the_next_opponent_showed_it_cannot_beat() ->
     blind = HeuristicPlayer(read_passes=False)  # without reading the pass: block
     a = blind.act(obs)
     assert isinstance(a, Reading) and blind.reason.code == "block_for_partner"
+
+
+def test_a_bomb_no_unseen_bomb_beats_takes_the_lead_to_finish() -> None:
+    # Calm, an opponent's pair of 9s: only the joker bomb beats it. Nothing unseen can beat a
+    # joker bomb, and three plays then take the hand out: bomb now (bomb timing). Without the
+    # timing the bomb waits (three plays are more than the two it otherwise needs).
+    hand = "BJ BJ LJ LJ S3 D7 C7 H7 SK"
+    a, p = act(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})
+    assert isinstance(a, Reading) and a.kind == "joker_bomb"
+    assert p.reason.code == "bomb_sure" and p.reason.params["n"] == 3
+    blind = HeuristicPlayer(bomb_timing=False)
+    assert blind.act(position(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})) is PASS

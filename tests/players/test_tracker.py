@@ -196,3 +196,17 @@ def test_a_pass_when_pressed_says_the_seat_cannot_beat_that_play() -> None:
     assert not t.cannot_beat(2, reading("S9 D9", "2"))  # nor of pairs
     assert t.pressed_passes[1] == []  # seat 1 passed on its partner's play
     assert t.calm_passes[2] == []
+
+
+def test_bombs_above_counts_the_bigger_bombs_the_unseen_cards_could_make() -> None:
+    t = Tracker(seat=1, level="2", hand=[], counts={1: 0, 2: 4, 3: 4, 4: 4},
+                unseen=Counter(parse_cards("S5 D5 H5 C5 S6 D6 H6 H2 LJ LJ BJ")))
+    # 5s: four and the wild make a 5-bomb; 6s: three and the wild a 4-bomb; the jokers lack
+    # one big joker.
+    assert t.bombs_above(reading("S9 D9 H9 C9", "2")) == 1  # the 5s' 5-bomb
+    assert t.bombs_above(reading("S3 D3 H3 C3", "2")) == 2
+    assert t.bombs_above(reading("S3 D3 H3 C3 C3", "2")) == 1
+    assert t.bombs_above(reading("S7 D7 H7 C7 C7 D7", "2")) == 0
+    t.unseen[parse_cards("BJ")[0]] += 1
+    assert t.bombs_above(reading("S9 D9 H9 C9", "2")) == 2  # and the joker bomb
+    assert t.bombs_above(reading("BJ BJ LJ LJ", "2")) == 0
