@@ -598,6 +598,24 @@ class Candidate:
         return m, math.sqrt(var / (n_eff - 1.0))
 
 
+def departure(play: Reading | None, base: Reading | None, table: Reading | None
+              ) -> tuple[str, dict[str, object]]:
+    """How the search's choice ``play`` departs from the heuristic's ``base`` (None: a pass),
+    as a reason code and its values (``describe.REASON_CODES``), for the hint."""
+    if play is None:
+        return "search_pass", {"other": base}
+    if base is not None and (base.kind, base.rank, len(base.cards)) == (
+            play.kind, play.rank, len(play.cards)):
+        return "search_cards", {"play": play, "cards": [c.notation for c in play.cards]}
+    if table is None:
+        return "search_lead", {"play": play, "other": base}
+    if play.power and (base is None or not base.power):
+        return "search_bomb", {"play": play, "table": table}
+    if base is None:
+        return "search_take", {"play": play, "table": table}
+    return "search_follow", {"play": play, "table": table, "other": base}
+
+
 class SearchPlayer:
     """Determinized Monte Carlo search (see the module docstring)."""
 
@@ -666,7 +684,8 @@ class SearchPlayer:
             bound = m - self.keep_z * se
             if m >= self.keep_margin and bound > best_bound:
                 best, best_bound = c, bound
-        self.reason = self._reason(best, h_cand, h_reason, len(cands))
+        self.reason = self._reason(best, h_cand, h_reason, len(cands),
+                                   v.table.play if v.table is not None else None)
         if best.action is None:
             return pass_action(obs)
         return best.action
@@ -830,7 +849,8 @@ class SearchPlayer:
                 live += 1
         return live == 0
 
-    def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int) -> Reason:
+    def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int,
+                table: Reading | None = None) -> Reason:
         k = self.last_samples
         # The figures behind the choice, for the page (beside the reason's words).
         figures = {"samples": k, "win_share": round(best.win_share), "candidates": n,
@@ -842,6 +862,7 @@ class SearchPlayer:
                 en=f"{h_reason.en} (search over {k} sampled deals: wins {best.win_share:.0f}% "
                    f"of them, best of {n} candidates)",
                 zh=h_reason.zh, code=h_reason.code, params={**h_reason.params, **figures})
+        code, values = departure(best.action, h.action, table)
         if best.action is None:
             ko_a, en_a = "패스", "passing"
         else:
@@ -851,5 +872,4 @@ class SearchPlayer:
                f"좋습니다 (기본 선택은 {h.win_share:.0f}%).",
             en=f"Playing the hand out over {k} sampled deals, {en_a} does best: it wins "
                f"{best.win_share:.0f}% of them (the rule of thumb {h.win_share:.0f}%).",
-            code="search_better",
-            params={**reason_params(play=best.action), **figures})
+            code=code, params={**reason_params(**values), **figures})

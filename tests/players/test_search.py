@@ -12,6 +12,7 @@ import pytest
 from guandan.cards import Card, deal, parse_cards
 from guandan.deal import Deal
 from guandan.match import Event, Match
+from guandan.players.describe import REASON_CODES
 from guandan.players.heuristic import view_of
 from guandan.players.search import (
     APlay,
@@ -23,6 +24,7 @@ from guandan.players.search import (
     abstract_reading,
     as_reading,
     beats_a_pass,
+    departure,
     holds_above,
     lead_bar,
     lead_rank,
@@ -417,3 +419,20 @@ def test_a_search_play_is_legal_on_the_deal_over_many_hands() -> None:
         while m.to_act is not None and m.results == []:
             seat = m.to_act
             m.apply(players[seat].act(m.observation(seat)))
+
+
+def test_each_departure_from_the_heuristic_has_its_own_hint() -> None:
+    r = lambda cards: reading(cards, "2")  # noqa: E731
+    house33, houseKK = r("S9 D9 C9 S3 D3"), r("S9 D9 C9 SK DK")
+    five, ace, bomb = r("S5"), r("SA"), r("S6 D6 H6 C6")
+    assert departure(None, ace, five) == ("search_pass", {"other": ace})
+    assert departure(houseKK, house33, None) == (
+        "search_cards", {"play": houseKK, "cards": ["S9", "D9", "C9", "SK", "DK"]})
+    assert departure(ace, five, None) == ("search_lead", {"play": ace, "other": five})
+    assert departure(bomb, ace, r("S4")) == ("search_bomb", {"play": bomb, "table": r("S4")})
+    assert departure(ace, None, r("S4")) == ("search_take", {"play": ace, "table": r("S4")})
+    assert departure(ace, five, r("S4")) == ("search_follow",
+                                             {"play": ace, "table": r("S4"), "other": five})
+    for code in ("search_pass", "search_cards", "search_lead", "search_bomb", "search_take",
+                 "search_follow"):
+        assert code in REASON_CODES
