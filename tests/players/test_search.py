@@ -436,3 +436,41 @@ def test_each_departure_from_the_heuristic_has_its_own_hint() -> None:
     for code in ("search_pass", "search_cards", "search_lead", "search_bomb", "search_take",
                  "search_follow"):
         assert code in REASON_CODES
+
+
+def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # World A is match 5's first hand; world B swaps a card between seats 2 and 4 that neither
+    # plays before seat 1 decides. Seat 1 sees the same, so every player decides the same.
+    import guandan.match as match_module
+    from guandan.players.heuristic import HeuristicPlayer
+
+    world_a = match_module.deal_for(5, 1, 1)
+    m = Match(seed=5)
+    bots = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+    actions = []
+    while len(actions) < 40 or m.to_act != 1:
+        seat = m.to_act
+        assert seat is not None
+        a = bots[seat].act(m.observation(seat))
+        actions.append(a)
+        m.apply(a)
+    left = m.hands
+    x = next(c for c in left[2] if c not in left[4])
+    y = next(c for c in left[4] if c not in left[2] and c != x)
+    world_b = {s: list(h) for s, h in world_a.items()}
+    world_b[2][world_b[2].index(x)] = y
+    world_b[4][world_b[4].index(y)] = x
+    monkeypatch.setattr(match_module, "deal_for", lambda *args: {s: list(h) for s, h in
+                                                                 world_b.items()})
+    m2 = Match(seed=5)
+    for a in actions:
+        m2.apply(a)
+    assert m2.hands[2] != m.hands[2] and m2.hands[1] == m.hands[1]
+    obs_a, obs_b = m.observation(1), m2.observation(1)
+    assert obs_a == obs_b
+    for make in (lambda: HeuristicPlayer(seed=1),
+                 lambda: SearchPlayer(seed=1, samples=8, budget_ms=None)):
+        pa, pb = make(), make()
+        assert pa.act(obs_a) == pb.act(obs_b)
+        assert pa.reason == pb.reason
