@@ -13,7 +13,10 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
   last tricks of its own hand;
 - does not lead a single into an opponent holding one card (nor a pair into one holding two)
   unless nothing at all beats it;
-- returns the tribute card whose loss costs its hand least.
+- reads the passes an opponent made when pressed (an opponent of theirs about to go out): such
+  a player beats whatever it can, so it holds nothing above that play (``Tracker.cannot_beat``);
+- takes the lead with a bomb no unseen bomb can beat when three plays then take it out;
+- returns the tribute card whose loss costs its hand least (to its partner, the highest such).
 
 Every choice comes with a short reason in Korean and English that names the play.
 
@@ -127,7 +130,8 @@ class HeuristicCore:
     def __init__(self, read_passes: bool = True, bomb_timing: bool = True) -> None:
         #: Read the passes an opponent made when pressed (``View.opponent_beats``).
         self.read_passes = read_passes
-        #: Keep a bomb while bigger ones are unseen (``BOMBS_WAIT``).
+        #: Take the lead with a bomb no unseen bomb can beat (``Tracker.bombs_above``) when
+        #: three plays then finish, not only two.
         self.bomb_timing = bomb_timing
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
