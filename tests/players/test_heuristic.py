@@ -197,3 +197,20 @@ def test_a_bomb_no_unseen_bomb_beats_takes_the_lead_to_finish() -> None:
     assert p.reason.code == "bomb_sure" and p.reason.params["n"] == 3
     blind = HeuristicPlayer(bomb_timing=False)
     assert blind.act(position(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})) is PASS
+
+
+def test_a_lead_an_opponent_nearly_out_showed_it_cannot_follow_is_safe() -> None:
+    # Seat 1 led a pair of 3s keeping 3 cards; seats 2 and 4 passed when pressed, so neither
+    # holds a pair above the 3s. Now seat 2 holds two cards: the pair of 5s is no gift to it;
+    # nobody can beat it, so seat 1 cashes it. Without reading the passes it leads the single
+    # 6, which seat 2 cannot follow as a whole hand.
+    history = [Event("play", 1, play=reading("S3 D3", "2")), Event("pass", 2),
+               Event("pass", 3), Event("pass", 4)]
+    obs = position("S5 D5 S6", counts={2: 2, 3: 15, 4: 12}, history=history)
+    p = HeuristicPlayer()
+    a = p.act(obs)
+    assert isinstance(a, Reading) and a.kind == "pair" and p.reason.code == "lead_cash"
+    blind = HeuristicPlayer(read_passes=False)
+    b = blind.act(obs)
+    assert isinstance(b, Reading) and b.kind == "single"
+    assert blind.reason.code == "lead_hard_to_follow"
