@@ -2,6 +2,9 @@
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals)
+#   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
+#   the search's sampled deals (default 16). VENV names the virtual environment (default the
+#   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
 # The bot's folder is copied to OUTDIR (default /tmp/host_arena/BOT-OURS[-FIRST]) because the
 # bots write files beside themselves; their output goes to /dev/null. Prints the arena's JSON
 # (with its "outside" figures) to OUTDIR/result.json and the hand records to records.jsonl.
@@ -10,6 +13,7 @@ bot=$1; ours=$2; port=$3; hands=$4; first=${5:-1}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir=${6:-/tmp/host_arena/$bot-$ours-$first}
 rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
+venv=${VENV:-$root/.venv}
 cp -r "$root/../shared/compbots/$bot" "$dir"; cd "$dir"
 case $bot in
   ai2) clients="client0.py client2.py";;
@@ -17,16 +21,16 @@ case $bot in
   ai6) clients="client1.py client2.py";;
   *) echo "BOT is ai2, ai3 or ai6" >&2; exit 2;;
 esac
-extra=""; [ "$ours" = search ] && extra="--samples 16"
+extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
-"$root/.venv/bin/guandan" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
+"$venv/bin/python" -m guandan arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
 until grep -q listening arena.err 2>/dev/null; do sleep 0.2; done
 for c in $clients; do
   sed "s/23456/$port/" "$c" > "run_$c"
-  "$root/.venv/bin/python" "run_$c" > /dev/null 2>&1 &
+  "$venv/bin/python" "run_$c" > /dev/null 2>&1 &
 done
 wait $arena
-"$root/.venv/bin/guandan" validate records.jsonl
+"$venv/bin/python" -m guandan validate records.jsonl
 echo "$dir/result.json"

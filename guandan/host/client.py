@@ -79,6 +79,7 @@ class SeatView:
         self.returns: list[Gift] = []
         self.tribute_kind = "none"
         self.leader: int | None = None
+        self.wire: dict[object, int] = {}
 
     def _levels(self, msg: dict[str, Any]) -> None:
         level = _rank(msg.get("curRank"))
@@ -141,8 +142,9 @@ class SeatView:
 
     def observation(self, msg: dict[str, Any]) -> tuple[Observation, dict[int, int]]:
         """The observation of an ``act`` message and, for each legal action (by ``id``), the
-        index of its ``actionList`` entry."""
+        index of its ``actionList`` entry (``wire``: every offered play's, by its cards)."""
         self._levels(msg)
+        self.wire = {}
         level = self.level
         # in our own order (the protocol sorts otherwise), so our players see what they see
         # in our games
@@ -180,6 +182,9 @@ class SeatView:
                     continue  # not a play under our rules
                 if play is not None:
                     readable.append((i, play))
+            # Every offered play by its cards: a player may choose a play of other cards than
+            # the representative ``legal_plays`` lists (the search weighs a full house's pair).
+            self.wire = {q.signature(): i for i, q in reversed(readable)}
             offered = {_key(p) for _, p in readable}
             try:
                 ours = [p for p in legal_plays(self.hand, level,
@@ -225,7 +230,10 @@ def choose(view: SeatView, player: Player, msg: dict[str, Any]) -> int:
         return next((i for a, i in ((a, index[id(a)]) for a in obs.legal_actions)
                      if a == want), 0)
     action = player.act(obs)
-    return index.get(id(action), 0)
+    i = index.get(id(action))
+    if i is None and isinstance(action, Reading):
+        i = view.wire.get(action.signature())
+    return 0 if i is None else i
 
 
 def play_session(

@@ -60,10 +60,11 @@ def card_names(card: Card) -> tuple[str, str]:
 
 # -- structured reasons: a code and its values, for the page's catalogs ---------------------------
 
-#: Every reason code a player gives, and the values it names (``play``, ``table``: plays as
-#: ``play_param`` gives them; ``card``: a card's notation; ``n``: a count). The web page's
-#: catalogs have one sentence per code (``hint.why.<code>``); the search adds its figures
-#: (``samples``, ``win_share``, ``candidates``, ``base_share``) to any of them.
+#: Every reason code a player gives, and the values it names (``play``, ``table``, ``other``
+#: (the play the rules of thumb would make, beside the search's own): plays as
+#: ``play_param`` gives them; ``card``: a card's notation; ``cards``: a list of them; ``n``: a
+#: count). The web page's catalogs have one sentence per code (``hint.why.<code>``); the
+#: search adds its figures (``samples``, ``win_share``, ``candidates``, ``base_share``) to any.
 REASON_CODES: Final = {
     "go_out": ("play",),
     "lead_weakest": ("play",),
@@ -82,13 +83,22 @@ REASON_CODES: Final = {
     "bomb_cut": ("play", "table", "n"),
     "bomb_to_finish": ("play", "n"),
     "pass_keep_bomb": ("table",),
+    "bomb_sure": ("play", "n"),
     "pass_keep_shape": ("play", "table"),
     "return_least_needed": ("card",),
     "return_weakest": ("card",),
+    "return_to_partner": ("card",),
+    "return_keeps_play": ("card", "play"),
     "follow_smallest": ("play",),
     "bomb_smallest": ("play",),
     "random": (),
     "search_better": ("play",),
+    "search_lead": ("play", "other"),
+    "search_follow": ("play", "table", "other"),
+    "search_take": ("play", "table"),
+    "search_bomb": ("play", "table"),
+    "search_cards": ("play", "cards"),
+    "search_pass": ("other",),
 }
 
 

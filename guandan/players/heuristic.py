@@ -13,7 +13,10 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
   last tricks of its own hand;
 - does not lead a single into an opponent holding one card (nor a pair into one holding two)
   unless nothing at all beats it;
-- returns the tribute card whose loss costs its hand least.
+- reads the passes an opponent made when pressed (an opponent of theirs about to go out): such
+  a player beats whatever it can, so it holds nothing above that play (``Tracker.cannot_beat``);
+- takes the lead with a bomb no unseen bomb can beat when three plays then take it out;
+- returns the tribute card whose loss costs its hand least (to its partner, the highest such).
 
 Every choice comes with a short reason in Korean and English that names the play.
 
@@ -30,13 +33,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from guandan.cards import Card
+from guandan.cards import RANK_VALUE, Card
 from guandan.deal import TableEntry, holding_mask, next_holding
 from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
 from guandan.players.describe import play_names, reason_params
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
+from guandan.plays import legal_plays
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -87,6 +91,21 @@ class View:
             return True
         return self.tracker.same_kind_beatable(play)
 
+    def opponent_beats(self, play: Reading, seats: Sequence[int] | None = None,
+                       read: bool = True) -> bool:
+        """Could an opponent (of ``seats``, default both) beat ``play`` with the same kind?
+
+        The hidden cards must allow it, and (with ``read``) the opponent must not have shown
+        it cannot: a pass on such a play when pressed (``Tracker.cannot_beat``).
+        """
+        if not self.beatable(play):
+            return False
+        t = self.tracker
+        if t is None or not read:
+            return True
+        opps = self.opponents() if seats is None else seats
+        return any(not t.cannot_beat(s, play) for s in opps)
+
 
 def _r(ko: str, en: str, code: str = "", **values: object) -> Reason:
     """A reason in words, and as a code with its values (``describe.REASON_CODES``)."""
@@ -108,14 +127,21 @@ def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
 class HeuristicCore:
     """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
 
-    def __init__(self) -> None:
+    def __init__(self, read_passes: bool = True, bomb_timing: bool = True) -> None:
+        #: Read the passes an opponent made when pressed (``View.opponent_beats``).
+        self.read_passes = read_passes
+        #: Take the lead with a bomb no unseen bomb can beat (``Tracker.bombs_above``) when
+        #: three plays then finish, not only two.
+        self.bomb_timing = bomb_timing
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled without its cache (the web game sends players to worker processes)."""
-        return {}
+        return {"read_passes": self.read_passes, "bomb_timing": self.bomb_timing}
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        self.read_passes = bool(state.get("read_passes", True))
+        self.bomb_timing = bool(state.get("bomb_timing", True))
         self._cost_cache = {}
 
     def cost(self, hand: Sequence[Card], level: str) -> float:
@@ -155,8 +181,11 @@ class HeuristicCore:
         # Finishing: every part but one wins its trick: cash the plain winners first, go out
         # with the last; bombs wait, since they win whenever they are played.
         if len(parts) >= 2:
-            sure = [(part, r) for part, r in parts if not r.power and not v.beatable(r)]
-            loose = [(part, r) for part, r in parts if not r.power and v.beatable(r)]
+            rp = self.read_passes
+            sure = [(part, r) for part, r in parts
+                    if not r.power and not v.opponent_beats(r, read=rp)]
+            loose = [(part, r) for part, r in parts
+                     if not r.power and v.opponent_beats(r, read=rp)]
             if len(loose) <= 1 and sure:
                 _, r = min(sure, key=lambda x: -len(x[1].cards))
                 ko, en = play_names(r)
@@ -184,7 +213,7 @@ class HeuristicCore:
         # Do not feed an opponent who is about to go out.
         def risky(r: Reading) -> bool:
             return any(v.counts[s] == len(r.cards) and r.kind in ("single", "pair")
-                       and v.beatable(r) for s in opps)
+                       and v.opponent_beats(r, (s,), self.read_passes) for s in opps)
 
         normal = [(part, r) for part, r in parts if not r.power]
         safe = [(part, r) for part, r in normal if not risky(r)]
@@ -238,7 +267,8 @@ class HeuristicCore:
         t_ko, t_en = play_names(table)
         nxt = v.next_active(v.seat)
         if (table.kind in ("single", "pair") and nxt != v.partner and v.active(nxt)
-                and v.counts[nxt] <= len(table.cards) and v.beatable(table)):
+                and v.counts[nxt] <= len(table.cards)
+                and v.opponent_beats(table, (nxt,), self.read_passes)):
             normal = [p for p in v.plays if not p.power]
             if normal:
                 sure = [p for p in normal if not v.beatable(p)]
@@ -291,6 +321,11 @@ class HeuristicCore:
         if bombs:
             after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
             finishing = [p for p in bombs if after_plays[id(p)] <= 2]
+            if not finishing and self.bomb_timing and v.tracker is not None:
+                # Bomb timing: a bomb that no unseen bomb can beat is a sure trick; with the
+                # lead it takes, three plays may take the hand out.
+                finishing = [p for p in bombs if after_plays[id(p)] <= 3
+                             and v.tracker.bombs_above(p) == 0]
             if urgency >= 1 or finishing:
                 pool = finishing if (finishing and urgency == 0) else bombs
                 p = min(pool, key=lambda x: (self.cost(remove_cards(v.hand, x.cards), level)
@@ -302,6 +337,12 @@ class HeuristicCore:
                         f"An opponent is running low: cut the {t_en} with the {en}.",
                         "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
+                if k > 2:  # a sure bomb (bomb timing)
+                    return p, _r(
+                        f"남은 패 중 {ko}을(를) 이길 폭탄이 없으니 선을 잡고 {k}개 조합으로 "
+                        f"나갑니다.",
+                        f"No unseen bomb can beat the {en}: take the lead with it, then {k} "
+                        f"plays take the hand out.", "bomb_sure", play=p, n=k)
                 return p, _r(
                     f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",
                     f"Take the lead with the {en}: then {k} play(s) take the hand out.",
@@ -316,19 +357,70 @@ class HeuristicCore:
                         "pass_keep_shape", play=best[3], table=table)
 
     @staticmethod
+    def _plays_after_card(hand: Sequence[Card], card: Card, level: str) -> int:
+        rest = remove_cards(hand, [card])
+        return decompose(rest, level).plays if rest else 0
+
+    @staticmethod
     def _plays_after(hand: Sequence[Card], play: Reading, level: str) -> int:
         rest = remove_cards(hand, play.cards)
         return decompose(rest, level).plays if rest else 0
 
-    def choose_return(self, hand: Sequence[Card], level: str,
-                      cards: Sequence[Card]) -> tuple[Card, Reason]:
-        """The returnable card whose loss costs the hand least (the weakest among equals)."""
-        best = min(cards, key=lambda c: (round(self.cost(remove_cards(hand, [c]), level), 3),
-                                         c.strength(level), c.index))
+    def choose_return(self, hand: Sequence[Card], level: str, cards: Sequence[Card],
+                      to_partner: bool = False) -> tuple[Card, Reason]:
+        """The returnable card the hand needs least (its split costs least without it).
+
+        Among cards the split spares equally, an opponent gets the weakest, a partner (the 1st
+        returning to its own team's 4th) the strongest. When the weakest card would have cost
+        the split a play, the reason names the play it keeps.
+        """
+        def after(c: Card) -> float:
+            return round(self.cost(remove_cards(hand, [c]), level), 3)
+
+        if to_partner:
+            # The team's cards: the partner, the weaker hand last time, gets the strongest card
+            # that leaves this hand with no more plays to make.
+            best = min(cards, key=lambda c: (self._plays_after_card(hand, c, level),
+                                             -c.strength(level), c.index))
+            return best, _r(
+                f"{best.notation}을(를) 동료에게 돌려줍니다: 패에 필요 없는 카드 중 가장 높은 "
+                f"카드입니다.",
+                f"Return the {best.notation} to your partner: the highest card your hand can "
+                f"spare.", "return_to_partner", card=best)
+        costs = {c: after(c) for c in set(cards)}
+        best = min(cards, key=lambda c: (costs[c], c.strength(level), c.index))
+        weakest = min(cards, key=lambda c: (c.strength(level), c.index))
+        if costs[weakest] > costs[best] + 1e-9:
+            kept = next((p for p in decompose(hand, level).parts
+                         if p.size > 1 and _holds(p, weakest, level)), None)
+            if kept is not None:
+                kr = _part_reading(kept, hand, level)
+                if kr is not None:
+                    ko, en = play_names(kr)
+                    return best, _r(
+                        f"{best.notation}을(를) 돌려줍니다: 더 낮은 {weakest.notation}은(는) "
+                        f"{ko}에 필요합니다.",
+                        f"Return the {best.notation}: the lower {weakest.notation} belongs to "
+                        f"your {en}.", "return_keeps_play", card=best, play=kr)
         return best, _r(
             f"{best.notation}을(를) 돌려줍니다: 패 구성에 가장 덜 필요한 카드입니다.",
             f"Return {best.notation}: the hand's split needs it least.",
             "return_least_needed", card=best)
+
+
+def _holds(part: Part, card: Card, level: str) -> bool:
+    """Could this part of a split use ``card`` (its rank, or its run's span)?"""
+    if part.kind in ("straight", "straight_flush", "tube", "plate"):
+        length = {"straight": 5, "straight_flush": 5, "tube": 3, "plate": 2}[part.kind]
+        top = RANK_VALUE[part.rank or "2"]
+        vals = {14 if v == 1 else v for v in range(top - length + 1, top + 1)}
+        return card.value in vals and (part.suit is None or card.suit == part.suit)
+    return card.rank == part.rank or card.rank == part.pair_rank
+
+
+def _part_reading(part: Part, hand: Sequence[Card], level: str) -> Reading | None:
+    """A play of the hand that stands for a part of its split (for naming it)."""
+    return _match_part(part, legal_plays(list(hand), level))
 
 
 def view_of(obs: Observation, tracker: Tracker | None = None) -> View:
@@ -339,6 +431,12 @@ def view_of(obs: Observation, tracker: Tracker | None = None) -> View:
         tracker = Tracker.from_observation(obs)
     return View(obs.seat, obs.level, list(obs.hand), dict(obs.counts), obs.table, plays,
                 can_pass, tracker)
+
+
+def returns_to_partner(obs: Observation) -> bool:
+    """Does this seat's tribute return go to its partner (a 4th giving to its own 1st)?"""
+    return any(g.receiver == obs.seat and g.giver == partner(obs.seat)
+               for g in obs.tribute.gifts)
 
 
 def pass_action(obs: Observation) -> Action:
@@ -353,9 +451,10 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, read_passes: bool = True, bomb_timing: bool = True
+                 ) -> None:
         self.seed = seed
-        self.core = HeuristicCore()
+        self.core = HeuristicCore(read_passes, bomb_timing)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
 
     def act(self, obs: Observation) -> Action:
@@ -363,7 +462,8 @@ class HeuristicPlayer:
             raise ValueError(f"seat {obs.seat} has nothing to do now")
         cards = [a for a in obs.legal_actions if isinstance(a, Card)]
         if cards:
-            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards,
+                                                        returns_to_partner(obs))
             return card
         v = view_of(obs)
         play, self.reason = self.core.choose(v)

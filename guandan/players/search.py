@@ -60,10 +60,12 @@ from guandan.players.heuristic import (
     HeuristicCore,
     View,
     pass_action,
+    returns_to_partner,
     view_of,
 )
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
+from guandan.plays import legal_plays
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, partner, team_of
 
@@ -113,12 +115,21 @@ LEAD_TRIES: Final = 8
 #: ai_deviations.py (100 hands each, 64 samples) +35 of 842 departures against +30 of 841 on
 #: seed 2000, +39 of 881 against +51 of 893 on seed 3000. So it is off by default.
 READ_PASSES: Final = False
+#: Read the passes made when an opponent was about to go out (``Evidence.pressed``): such a
+#: seat beats whatever it can, so it holds nothing that beats the play it passed on, nor a bomb.
+READ_PRESSED: Final = True
 #: Following, also weigh the highest plain play that beats the table: taking the trick may be
 #: worth a high card. ai_deviations.py (100 hands each, 64 samples): +31 of 890 departures
 #: against +30 of 841 without it on seed 2000, +56 of 933 against +51 of 893 on seed 3000.
 FOLLOW_TOP: Final = True
+#: Weigh the heuristic's play made of other cards too (``SearchPlayer.other_cards``): up to
+#: this many of them, the cheapest for the rest of the hand first.
+EVERY_PLAY: Final = 2
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
+#: A seat whose calm lead is weaker than an earlier one by more than this (in cost) is not
+#: leading its weakest first, and its leads are not read (``lead_bar``).
+CARELESS_MARGIN: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +217,10 @@ def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
         if cost < WEAK_LEAD:
             continue
         rank = lead_rank(replace(a, cost=cost))
+        if bar is not None and rank[0] > bar[0] + CARELESS_MARGIN:
+            # It led this weaker play after a stronger one: it does not lead its weakest
+            # first (an outside program, another style), so its leads say nothing here.
+            return None
         if bar is None or rank < bar:
             bar = rank
     return bar
@@ -227,24 +242,65 @@ def beats_a_pass(parts: Sequence[APlay], passed: Sequence[APlay]) -> bool:
                for q in passed for p in parts)
 
 
+def holds_above(cards: Sequence[Card], level: str, size: int, key: int) -> bool:
+    """Do ``cards`` hold a single, pair or triple (``size``) stronger than ``key``?"""
+    wilds = 0
+    jokers = {"LJ": 0, "BJ": 0}
+    by_strength: dict[int, int] = {}
+    for c in cards:
+        if c.is_joker:
+            jokers[c.rank] += 1
+        elif c.is_wild(level):
+            wilds += 1
+        else:
+            st = c.strength(level)
+            by_strength[st] = by_strength.get(st, 0) + 1
+    if any(st > key and n + wilds >= size for st, n in by_strength.items()):
+        return True
+    if key < 15 and wilds >= size:
+        return True
+    return size <= 2 and ((key < 16 and jokers["LJ"] >= size)
+                          or (key < 17 and jokers["BJ"] >= size))
+
+
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What one seat's calm plays say its hand no longer holds (see ``fails``)."""
+    """What one seat's calm plays, and its passes when pressed, say its hand no longer holds
+    (see ``fails``)."""
 
     bar: tuple[float, int] | None = None  # its lead bar (``lead_bar``)
     passed: tuple[APlay, ...] = ()  # plays it passed on calmly, its hand unchanged since
+    #: Plays it passed on when an opponent was about to go out (``Tracker.pressed_passes``):
+    #: it then held nothing of their kind that beats them, and no bomb.
+    pressed: tuple[APlay, ...] = ()
 
     @classmethod
-    def of(cls, tracker: Tracker, seat: int, passes: bool = True) -> Evidence | None:
+    def of(cls, tracker: Tracker, seat: int, passes: bool = True,
+           pressed: bool = True) -> Evidence | None:
         bar = lead_bar(tracker.calm_leads.get(seat, []))
         passed = (tuple(abstract_reading(r) for r in tracker.calm_passes.get(seat, []))
                   if passes else ())
-        return cls(bar, passed) if bar is not None or passed else None
+        hard = (tuple(abstract_reading(r) for r in tracker.pressed_passes.get(seat, []))
+                if pressed else ())
+        return cls(bar, passed, hard) if bar is not None or passed or hard else None
 
-    def fails(self, parts: Sequence[APlay]) -> bool:
-        """Does a split of this seat's hand hold what its calm plays say it does not?"""
-        return ((self.bar is not None and fails_bar(parts, self.bar))
-                or (bool(self.passed) and beats_a_pass(parts, self.passed)))
+    def fails(self, parts: Sequence[APlay], cards: Sequence[Card] = (),
+              level: str = "2") -> bool:
+        """Does a split of this seat's hand (``cards``) hold what its plays say it does not?"""
+        if self.bar is not None and fails_bar(parts, self.bar):
+            return True
+        if self.passed and beats_a_pass(parts, self.passed):
+            return True
+        if self.pressed:
+            if any(p.power for p in parts):
+                return True
+            for q in self.pressed:
+                if q.kind in ("single", "pair", "triple"):
+                    if holds_above(cards, level, q.size, q.key):
+                        return True
+                elif any(p.beats(q) for p in parts):
+                    return True
+        return False
 
 
 def abstract_hand(cards: Sequence[Card], level: str) -> list[APlay]:
@@ -542,6 +598,24 @@ class Candidate:
         return m, math.sqrt(var / (n_eff - 1.0))
 
 
+def departure(play: Reading | None, base: Reading | None, table: Reading | None
+              ) -> tuple[str, dict[str, object]]:
+    """How the search's choice ``play`` departs from the heuristic's ``base`` (None: a pass),
+    as a reason code and its values (``describe.REASON_CODES``), for the hint."""
+    if play is None:
+        return "search_pass", {"other": base}
+    if base is not None and (base.kind, base.rank, len(base.cards)) == (
+            play.kind, play.rank, len(play.cards)):
+        return "search_cards", {"play": play, "cards": [c.notation for c in play.cards]}
+    if table is None:
+        return "search_lead", {"play": play, "other": base}
+    if play.power and (base is None or not base.power):
+        return "search_bomb", {"play": play, "table": table}
+    if base is None:
+        return "search_take", {"play": play, "table": table}
+    return "search_follow", {"play": play, "table": table, "other": base}
+
+
 class SearchPlayer:
     """Determinized Monte Carlo search (see the module docstring)."""
 
@@ -553,15 +627,17 @@ class SearchPlayer:
                  keep_margin: float = KEEP_MARGIN, keep_z: float = KEEP_Z,
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
-                 read_passes: bool = READ_PASSES,
-                 follow_top: bool = FOLLOW_TOP) -> None:
+                 read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
+                 follow_top: bool = FOLLOW_TOP, every_play: bool = True) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
         self.lead_eps = lead_eps
         self.lead_tries = lead_tries
         self.read_passes = read_passes
+        self.read_pressed = read_pressed
         self.follow_top = follow_top
+        self.every_play = every_play
         self.endgame_cards = endgame_cards
         self.win_weight = win_weight
         self.level_weight = level_weight
@@ -585,7 +661,8 @@ class SearchPlayer:
         start = time.perf_counter()
         cards = [a for a in obs.legal_actions if isinstance(a, Card)]
         if cards:
-            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards)
+            card, self.reason = self.core.choose_return(obs.hand, obs.level, cards,
+                                                        returns_to_partner(obs))
             return card
         tracker = Tracker.from_observation(obs)
         v = view_of(obs, tracker)
@@ -607,7 +684,8 @@ class SearchPlayer:
             bound = m - self.keep_z * se
             if m >= self.keep_margin and bound > best_bound:
                 best, best_bound = c, bound
-        self.reason = self._reason(best, h_cand, h_reason, len(cands))
+        self.reason = self._reason(best, h_cand, h_reason, len(cands),
+                                   v.table.play if v.table is not None else None)
         if best.action is None:
             return pass_action(obs)
         return best.action
@@ -656,6 +734,8 @@ class SearchPlayer:
             if self.follow_top and h_play is not None and not h_play.power:
                 normal = [r for r in v.plays if not r.power]
                 chosen.append(max(normal, key=lambda r: (r.key, len(r.cards))))
+        if self.every_play and h_play is not None and h_play.kind != "joker_bomb":
+            chosen.extend(self.other_cards(v, h_play))
         out: list[Candidate] = []
         seen: set[object] = set()
         for choice in chosen:
@@ -667,6 +747,27 @@ class SearchPlayer:
             out.append(Candidate(choice, abstract_hand(rest, level)))
         return out
 
+    def other_cards(self, v: View, play: Reading) -> list[Reading]:
+        """The same play (kind, rank, size) made of other cards, where the choice matters: a
+        full house's pair, spending a wild or not, which straight flush (``legal_plays(...,
+        every=True)``); the ``EVERY_PLAY`` whose rest of the hand splits cheapest."""
+        if play.kind not in ("full_house", "straight_flush") and not self._wild_choice(v, play):
+            return []
+        table = v.table.play if v.table is not None else None
+        same = [r for r in legal_plays(v.hand, v.level, table, every=True)
+                if r.kind == play.kind and r.rank == play.rank
+                and len(r.cards) == len(play.cards) and r.signature() != play.signature()]
+        if not same:
+            return []
+        level = v.level
+        same.sort(key=lambda r: self.core.cost(remove_cards(v.hand, r.cards), level))
+        return same[:EVERY_PLAY]
+
+    @staticmethod
+    def _wild_choice(v: View, play: Reading) -> bool:
+        """Does the hand hold a wild that this play could spend, or spends?"""
+        return any(c.is_wild(v.level) for c in v.hand) and play.kind not in ("single",)
+
     # -- evaluation --------------------------------------------------------------------------
 
     def evaluate(self, obs: Observation, v: View, tracker: Tracker, cands: list[Candidate],
@@ -677,7 +778,7 @@ class SearchPlayer:
         evidence: dict[int, Evidence] = {}
         if self.lead_eps < 1.0:
             for s in tracker.others():
-                ev = Evidence.of(tracker, s, self.read_passes)
+                ev = Evidence.of(tracker, s, self.read_passes, self.read_pressed)
                 if ev is not None:
                     evidence[s] = ev
         for i in range(self.samples):
@@ -720,7 +821,7 @@ class SearchPlayer:
             keep = rng.random() if attempt < self.lead_tries else 0.0
             for s, ev in evidence.items():
                 parts = others[s] = abstract_hand(hands[s], level)
-                if ev.fails(parts):
+                if ev.fails(parts, hands[s], level):
                     weight *= self.lead_eps
                     if weight <= keep:
                         break
@@ -748,7 +849,8 @@ class SearchPlayer:
                 live += 1
         return live == 0
 
-    def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int) -> Reason:
+    def _reason(self, best: Candidate, h: Candidate, h_reason: Reason, n: int,
+                table: Reading | None = None) -> Reason:
         k = self.last_samples
         # The figures behind the choice, for the page (beside the reason's words).
         figures = {"samples": k, "win_share": round(best.win_share), "candidates": n,
@@ -760,6 +862,7 @@ class SearchPlayer:
                 en=f"{h_reason.en} (search over {k} sampled deals: wins {best.win_share:.0f}% "
                    f"of them, best of {n} candidates)",
                 zh=h_reason.zh, code=h_reason.code, params={**h_reason.params, **figures})
+        code, values = departure(best.action, h.action, table)
         if best.action is None:
             ko_a, en_a = "패스", "passing"
         else:
@@ -769,5 +872,4 @@ class SearchPlayer:
                f"좋습니다 (기본 선택은 {h.win_share:.0f}%).",
             en=f"Playing the hand out over {k} sampled deals, {en_a} does best: it wins "
                f"{best.win_share:.0f}% of them (the rule of thumb {h.win_share:.0f}%).",
-            code="search_better",
-            params={**reason_params(play=best.action), **figures})
+            code=code, params={**reason_params(**values), **figures})

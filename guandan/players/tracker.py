@@ -12,6 +12,9 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 - ``calm_leads``: the plays each seat led freely while nobody was close to going out: a
   careful player then leads the weakest play of its hand, so these say which weak plays it no
   longer holds (the search draws its sampled deals to fit them);
+- ``pressed_passes``: the plays each seat passed on when an opponent was about to go out
+  (urgency 2): a player then beats whatever it can, so it holds no play of that kind and size
+  that beats them, for good (cards only leave a hand): ``cannot_beat``;
 - ``sample``: random hands for the other seats consistent with all of the above.
 
 >>> from guandan.match import Match
@@ -29,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from guandan.cards import Card, full_deck
+from guandan.cards import Card, full_deck, rank_strength
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -54,6 +57,7 @@ class Tracker:
     played: dict[int, list[Reading]] = field(default_factory=dict)
     calm_leads: dict[int, list[Reading]] = field(default_factory=dict)
     calm_passes: dict[int, list[Reading]] = field(default_factory=dict)
+    pressed_passes: dict[int, list[Reading]] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Tracker:
@@ -66,6 +70,7 @@ class Tracker:
         caps = dict.fromkeys(SEATS, NO_CAP)
         calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
         calm_passes: dict[int, list[Reading]] = {s: [] for s in SEATS}
+        pressed: dict[int, list[Reading]] = {s: [] for s in SEATS}
         # Cards held at the start of play: the counts now plus what each seat has played since.
         left = dict(obs.counts)
         for e in obs.history:
@@ -101,9 +106,12 @@ class Tracker:
                 if (play.kind == "single" and owner != partner(e.seat) and left[owner] <= 2
                         and left[owner] > 0):
                     caps[e.seat] = min(caps[e.seat], play.key)
-                if (owner != partner(e.seat) and not play.power
-                        and urgency(e.seat, owner, left) == 0):
-                    calm_passes[e.seat].append(play)
+                if owner != partner(e.seat) and not play.power:
+                    u = urgency(e.seat, owner, left)
+                    if u == 0:
+                        calm_passes[e.seat].append(play)
+                    elif u == 2:
+                        pressed[e.seat].append(play)
         # A gift this seat received is in its own hand; a gift it gave is pinned on the receiver.
         pinned[seat] = Counter()
         for s in SEATS:
@@ -112,13 +120,25 @@ class Tracker:
             pinned[s] = +pinned[s]
         unseen = +unseen
         return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
-                   calm_leads, calm_passes)
+                   calm_leads, calm_passes, pressed)
 
     # -- questions -----------------------------------------------------------------------------
 
     def others(self) -> list[int]:
         """The other seats still holding cards."""
         return [s for s in SEATS if s != self.seat and self.counts.get(s, 0) > 0]
+
+    def cannot_beat(self, seat: int, play: Reading) -> bool:
+        """Has ``seat`` shown that it holds no play of ``play``'s kind and size beating it?
+
+        It passed, pressed (``pressed_passes``), on such a play no stronger than ``play``: it
+        held nothing above that one, so nothing above this one either.
+        """
+        if play.power:
+            return False
+        n = len(play.cards)
+        return any(q.kind == play.kind and len(q.cards) == n and q.key <= play.key
+                   for q in self.pressed_passes.get(seat, ()))
 
     def max_unseen_strength(self) -> int:
         """The strongest single among the unseen cards (0 if none)."""
@@ -156,6 +176,33 @@ class Tracker:
         if play.kind in ("straight", "tube", "plate"):
             return play.key < 14
         return play.key < 15  # full house: triple at the level rank or below
+
+    def bombs_above(self, bomb: Reading) -> int:
+        """How many bombs that beat ``bomb`` the unseen cards could still make: one per rank
+        whose unseen copies (with the unseen wilds) reach a bigger bomb, and the joker bomb
+        if every joker is unseen (straight flushes left out: they need given suits)."""
+        level = self.level
+        wilds = sum(n for c, n in self.unseen.items() if c.is_wild(level))
+        ranks: Counter[str] = Counter()
+        jokers = 0
+        for c, n in self.unseen.items():
+            if c.is_joker:
+                jokers += n
+            elif not c.is_wild(level):
+                ranks[c.rank] += n
+        if bomb.kind == "joker_bomb":
+            return 0
+        size = len(bomb.cards)
+        count = 1 if jokers == 4 else 0
+        for rank, n in ranks.items():
+            most = n + wilds
+            if most < 4:
+                continue
+            if bomb.kind == "straight_flush":
+                count += most >= 6
+            elif most > size or (most == size and rank_strength(rank, level) > bomb.key):
+                count += 1
+        return count
 
     def bombs_possible(self) -> bool:
         """Could the unseen cards hold any bomb, straight flush or joker bomb (roughly)?"""

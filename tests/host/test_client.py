@@ -88,3 +88,25 @@ def test_levels_written_as_numbers() -> None:
     view.notify({"type": "notify", "stage": "beginning", "myPos": 0, "handCards": HAND,
                  "curRank": 10, "selfRank": 10, "oppoRank": 14})
     assert view.level == "T" and view.team_levels == {"13": "T", "24": "A"}
+
+
+class _Chooser:
+    """A player that plays given cards (a play ``legal_plays`` may not list as its own)."""
+
+    def __init__(self, cards: list[str]) -> None:
+        self.cards = cards
+
+    def act(self, obs: Any) -> Any:
+        from guandan.cards import parse_cards
+        from guandan.readings import classify
+        return classify(parse_cards(" ".join(self.cards)), obs.level)[0]
+
+
+def test_a_play_of_other_cards_than_the_representative_is_found_by_its_cards() -> None:
+    view = SeatView()
+    _begin(view)
+    entries = [["ThreeWithTwo", "9", ["S9", "H9", "C9", "S3", "H3"]],
+               ["ThreeWithTwo", "9", ["S9", "H9", "C9", "HR", "HR"]],
+               ["ThreeWithTwo", "9", ["S9", "H9", "C9", "S3", "D3"]]]
+    msg = _act(entries)
+    assert choose(view, _Chooser(["S9", "H9", "C9", "S3", "D3"]), msg) == 2  # type: ignore[arg-type]

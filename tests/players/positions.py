@@ -9,6 +9,7 @@ from guandan.deal import TableEntry
 from guandan.match import PASS, Action, Event, Observation, TributeView
 from guandan.plays import legal_plays
 from guandan.readings import Reading, classify
+from guandan.tribute import Gift
 
 
 def reading(cards: str, level: str, kind: str | None = None) -> Reading:
@@ -59,14 +60,20 @@ def position(
     )
 
 
-def return_position(hand: str, level: str, returnable: str, seat: int = 1) -> Observation:
-    """Seat ``seat`` must return one of ``returnable`` (the cards it may give back)."""
+def return_position(hand: str, level: str, returnable: str, seat: int = 1,
+                    giver: int | None = None) -> Observation:
+    """Seat ``seat`` must return one of ``returnable`` (the cards it may give back) to
+    ``giver``, whose gift is the strongest card of ``hand`` (no gift recorded when None)."""
     cards = parse_cards(hand)
+    gifts: tuple[Gift, ...] = ()
+    if giver is not None:
+        gift = max(cards, key=lambda c: c.strength(level))
+        gifts = (Gift(giver, seat, gift),)
     obs = position(hand, level, seat=seat)
     return Observation(
         seat=seat, rules="site", match_number=1, hand_number=2, phase="return",
         hand=tuple(cards), level=level, team_levels=obs.team_levels, a_tries=obs.a_tries,
         counts=obs.counts, table=None, leader=4, history=(), trick=(), finish_order=(),
         legal_actions=tuple(parse_cards(returnable)), to_act=seat,
-        tribute=TributeView("none", (), ()),
+        tribute=TributeView("single" if gifts else "none", gifts, ()),
     )

@@ -36,7 +36,7 @@ def check_code(player: Player, action: object) -> None:
     elif isinstance(action, Reading) and "play" in names and r.code != "pass_keep_shape":
         assert r.params["play"] == play_param(action), r
     elif action is PASS:
-        assert r.code.startswith("pass_") or r.code in ("random", "search_better"), r
+        assert r.code.startswith("pass_") or r.code in ("random", "search_pass"), r
 
 
 def test_every_player_says_its_reason_as_a_code() -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from guandan.cards import Card, parse_cards
-from guandan.match import PASS
+from guandan.match import PASS, Event
+from guandan.players import make_player
 from guandan.players.describe import play_names
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.readings import Reading
 
-from .positions import position, return_position
+from .positions import position, reading, return_position
 
 
 def act(obs_hand: str, **kw: object) -> tuple[object, HeuristicPlayer]:
@@ -144,3 +145,72 @@ def test_tribute_return_keeps_the_split(hand: str, allowed: str, expected: str) 
     card = p.act(obs)
     assert isinstance(card, Card) and card == parse_cards(expected)[0]
     assert expected in p.reason.en and expected in p.reason.ko
+
+
+def test_tribute_return_names_the_play_it_keeps() -> None:
+    # The lowest card, S3, starts the straight 3-7: the lone 9 goes back, and the reason says
+    # the straight needs the lower card.
+    p = HeuristicPlayer()
+    card = p.act(return_position("S3 D4 C5 S6 D7 S9 SK DK SA", "2", "S3 D4 C5 S6 D7 S9",
+                                 giver=2))
+    assert card == parse_cards("S9")[0]
+    assert p.reason.code == "return_keeps_play"
+    assert p.reason.params["play"] == {"cards": ["S3", "D4", "C5", "S6", "D7"],
+                                       "kind": "straight", "rank": "7"}
+
+
+@pytest.mark.parametrize("player", ["heuristic", "search"])
+def test_tribute_return_to_partner_gives_the_highest_spare_card(player: str) -> None:
+    # Both lone cards cost the split one play; an opponent gets the 3, the partner (seat 3,
+    # the 4th who gave to this seat, the 1st) the 10.
+    hand, allowed = "S3 DT SQ HQ DK CK SA HA BJ", "S3 DT"
+    p = make_player(player)
+    assert p.act(return_position(hand, "2", allowed, giver=2)) == parse_cards("S3")[0]
+    assert p.reason.code == "return_least_needed"
+    card = p.act(return_position(hand, "2", allowed, giver=3))
+    assert card == parse_cards("DT")[0]
+    assert p.reason.code == "return_to_partner" and "DT" in p.reason.en and "DT" in p.reason.ko
+
+
+def test_no_block_over_partner_when_the_next_opponent_showed_it_cannot_beat() -> None:
+    # Partner (seat 3) leads a 9 holding one card; seat 2, next after seat 1 and holding one
+    # card, passed on partner's 8 when pressed: it holds no single above the 8, so seat 1
+    # lets partner's 9 stand instead of blocking it with a high single.
+    history = [Event("play", 3, play=reading("S8", "2")), Event("pass", 4), Event("pass", 1),
+               Event("pass", 2), Event("play", 3, play=reading("S9", "2"), lead=True),
+               Event("pass", 4)]
+    obs = position("S4 SA DK", counts={2: 1, 3: 1, 4: 10}, history=history, table=(3, "S9"))
+    p = HeuristicPlayer()
+    assert p.act(obs) is PASS and p.reason.code == "pass_partner_winning"
+    blind = HeuristicPlayer(read_passes=False)  # without reading the pass: block
+    a = blind.act(obs)
+    assert isinstance(a, Reading) and blind.reason.code == "block_for_partner"
+
+
+def test_a_bomb_no_unseen_bomb_beats_takes_the_lead_to_finish() -> None:
+    # Calm, an opponent's pair of 9s: only the joker bomb beats it. Nothing unseen can beat a
+    # joker bomb, and three plays then take the hand out: bomb now (bomb timing). Without the
+    # timing the bomb waits (three plays are more than the two it otherwise needs).
+    hand = "BJ BJ LJ LJ S3 D7 C7 H7 SK"
+    a, p = act(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})
+    assert isinstance(a, Reading) and a.kind == "joker_bomb"
+    assert p.reason.code == "bomb_sure" and p.reason.params["n"] == 3
+    blind = HeuristicPlayer(bomb_timing=False)
+    assert blind.act(position(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})) is PASS
+
+
+def test_a_lead_an_opponent_nearly_out_showed_it_cannot_follow_is_safe() -> None:
+    # Seat 1 led a pair of 3s keeping 3 cards; seats 2 and 4 passed when pressed, so neither
+    # holds a pair above the 3s. Now seat 2 holds two cards: the pair of 5s is no gift to it;
+    # nobody can beat it, so seat 1 cashes it. Without reading the passes it leads the single
+    # 6, which seat 2 cannot follow as a whole hand.
+    history = [Event("play", 1, play=reading("S3 D3", "2")), Event("pass", 2),
+               Event("pass", 3), Event("pass", 4)]
+    obs = position("S5 D5 S6", counts={2: 2, 3: 15, 4: 12}, history=history)
+    p = HeuristicPlayer()
+    a = p.act(obs)
+    assert isinstance(a, Reading) and a.kind == "pair" and p.reason.code == "lead_cash"
+    blind = HeuristicPlayer(read_passes=False)
+    b = blind.act(obs)
+    assert isinstance(b, Reading) and b.kind == "single"
+    assert blind.reason.code == "lead_hard_to_follow"

@@ -12,6 +12,7 @@ import pytest
 from guandan.cards import Card, deal, parse_cards
 from guandan.deal import Deal
 from guandan.match import Event, Match
+from guandan.players.describe import REASON_CODES
 from guandan.players.heuristic import view_of
 from guandan.players.search import (
     APlay,
@@ -23,6 +24,8 @@ from guandan.players.search import (
     abstract_reading,
     as_reading,
     beats_a_pass,
+    departure,
+    holds_above,
     lead_bar,
     lead_rank,
     same_rank_play,
@@ -343,3 +346,131 @@ def test_following_weighs_the_highest_plain_play_too() -> None:
     off = SearchPlayer(seed=0, samples=4, budget_ms=None, follow_top=False)
     assert all(a is None or a.power or a is h_play for a in
                (c.action for c in off.candidates(v, h_play)))
+
+
+def test_a_seat_that_leads_a_weaker_play_after_a_stronger_one_is_not_read() -> None:
+    # A careful player leads its weakest play first: a single 5 then a pair of 8s fits it; a
+    # pair of 8s then a single 5 does not (an outside program's style), and says nothing.
+    pair8, single5 = reading("S8 D8", "2"), reading("S5", "2")
+    assert lead_bar([single5, pair8]) is not None
+    assert lead_bar([pair8, single5]) is None
+
+
+def test_holds_above_counts_wilds_and_jokers() -> None:
+    assert holds_above(parse_cards("S9 H2"), "2", 2, 8)  # 9 and a wild: a pair of 9s
+    assert not holds_above(parse_cards("S9 H2"), "2", 2, 9)
+    assert holds_above(parse_cards("H2"), "2", 1, 14)  # a wild alone is a level single
+    assert not holds_above(parse_cards("S5 D5 LJ"), "2", 2, 5)
+    assert holds_above(parse_cards("LJ LJ"), "2", 2, 15)
+    assert not holds_above(parse_cards("S5 D5 S5"), "2", 3, 5)
+
+
+def test_deals_against_a_pressed_pass_are_drawn_again() -> None:
+    # Seat 2 passed on a pair of 8s while an opponent was about to go out: deals giving it a
+    # pair above 8 (here the queens or kings) or a bomb are drawn again.
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
+                unseen=Counter(parse_cards("S4 D4 SQ DQ HK CK")))
+    ev = {2: Evidence(pressed=(abstract_reading(reading("S8 D8", "2")),))}
+
+    def pair_share(p: SearchPlayer) -> float:
+        rng = random.Random(5)
+        n = 0
+        for _ in range(300):
+            hands, _, _ = p._draw(t, rng, ev)
+            n += hands[2][0].rank == hands[2][1].rank and hands[2][0].rank in "QK"
+        return n / 300
+
+    assert 0.08 < pair_share(SearchPlayer(lead_eps=1.0)) < 0.25  # 2 of 15 deals uniformly
+    assert pair_share(SearchPlayer()) < 0.05
+
+
+def test_the_same_play_of_other_cards_is_weighed_where_it_matters() -> None:
+    # Leading a full house of 9s: the search also weighs it with the other pair (kings), and
+    # plays it out on the deal; a plain pair without a wild in hand has nothing to weigh.
+    obs = position("S9 D9 C9 S3 D3 SK DK S6", counts={2: 20, 3: 20, 4: 20})
+    p = SearchPlayer(samples=8, budget_ms=None)
+    v = view_of(obs)
+    house = next(r for r in v.plays if r.kind == "full_house" and r.rank == "9"
+                 and any(c.rank == "3" for c in r.cards))
+    others = p.other_cards(v, house)
+    assert [sorted(c.rank for c in r.cards) for r in others] == [["9", "9", "9", "K", "K"]]
+    cands = p.candidates(v, house)
+    assert any(c.action is not None and c.action.signature() == others[0].signature()
+               for c in cands)
+    assert SearchPlayer(every_play=False).other_cards(v, house) == others  # the list alone
+    assert not any(c.action is not None and c.action.signature() == others[0].signature()
+                   for c in SearchPlayer(every_play=False).candidates(v, house))
+    pair = next(r for r in v.plays if r.kind == "pair" and r.rank == "K")
+    assert p.other_cards(v, pair) == []
+    # A wild in hand: a pair of 5s of two natural cards or of a 5 and the wild.
+    w = view_of(position("S5 D5 H2 S8 D8 C8 SJ", counts={2: 20, 3: 20, 4: 20}))
+    fives = next(r for r in w.plays if r.kind == "pair" and r.rank == "5")
+    alts = p.other_cards(w, fives)
+    assert alts and all(r.kind == "pair" and r.rank == "5" for r in alts)
+    assert {sum(c.is_wild("2") for c in r.cards) for r in [fives, *alts]} == {0, 1}
+
+
+def test_a_search_play_is_legal_on_the_deal_over_many_hands() -> None:
+    # Legality over seeded hands, the plays of other cards included: every action the search
+    # takes is applied by the match (which refuses an illegal one).
+    for seed in range(3):
+        m = Match(seed=100 + seed)
+        players = {s: SearchPlayer(seed=s, samples=4, budget_ms=None) for s in (1, 2, 3, 4)}
+        while m.to_act is not None and m.results == []:
+            seat = m.to_act
+            m.apply(players[seat].act(m.observation(seat)))
+
+
+def test_each_departure_from_the_heuristic_has_its_own_hint() -> None:
+    r = lambda cards: reading(cards, "2")  # noqa: E731
+    house33, houseKK = r("S9 D9 C9 S3 D3"), r("S9 D9 C9 SK DK")
+    five, ace, bomb = r("S5"), r("SA"), r("S6 D6 H6 C6")
+    assert departure(None, ace, five) == ("search_pass", {"other": ace})
+    assert departure(houseKK, house33, None) == (
+        "search_cards", {"play": houseKK, "cards": ["S9", "D9", "C9", "SK", "DK"]})
+    assert departure(ace, five, None) == ("search_lead", {"play": ace, "other": five})
+    assert departure(bomb, ace, r("S4")) == ("search_bomb", {"play": bomb, "table": r("S4")})
+    assert departure(ace, None, r("S4")) == ("search_take", {"play": ace, "table": r("S4")})
+    assert departure(ace, five, r("S4")) == ("search_follow",
+                                             {"play": ace, "table": r("S4"), "other": five})
+    for code in ("search_pass", "search_cards", "search_lead", "search_bomb", "search_take",
+                 "search_follow"):
+        assert code in REASON_CODES
+
+
+def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # World A is match 5's first hand; world B swaps a card between seats 2 and 4 that neither
+    # plays before seat 1 decides. Seat 1 sees the same, so every player decides the same.
+    import guandan.match as match_module
+    from guandan.players.heuristic import HeuristicPlayer
+
+    world_a = match_module.deal_for(5, 1, 1)
+    m = Match(seed=5)
+    bots = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+    actions = []
+    while len(actions) < 40 or m.to_act != 1:
+        seat = m.to_act
+        assert seat is not None
+        a = bots[seat].act(m.observation(seat))
+        actions.append(a)
+        m.apply(a)
+    left = m.hands
+    x = next(c for c in left[2] if c not in left[4])
+    y = next(c for c in left[4] if c not in left[2] and c != x)
+    world_b = {s: list(h) for s, h in world_a.items()}
+    world_b[2][world_b[2].index(x)] = y
+    world_b[4][world_b[4].index(y)] = x
+    monkeypatch.setattr(match_module, "deal_for", lambda *args: {s: list(h) for s, h in
+                                                                 world_b.items()})
+    m2 = Match(seed=5)
+    for a in actions:
+        m2.apply(a)
+    assert m2.hands[2] != m.hands[2] and m2.hands[1] == m.hands[1]
+    obs_a, obs_b = m.observation(1), m2.observation(1)
+    assert obs_a == obs_b
+    for make in (lambda: HeuristicPlayer(seed=1),
+                 lambda: SearchPlayer(seed=1, samples=8, budget_ms=None)):
+        pa, pb = make(), make()
+        assert pa.act(obs_a) == pb.act(obs_b)
+        assert pa.reason == pb.reason

@@ -180,3 +180,33 @@ def test_urgency_thresholds() -> None:
     assert urgency(1, None, {**calm, 4: 3}) == 1  # ...but 3 cards alone is only low
     assert urgency(1, None, {**calm, 2: 2}) == 2  # an opponent holds 2: about to go out
     assert urgency(1, 3, {1: 10, 2: 0, 3: 1, 4: 0}) == 0  # no opponent left
+
+
+def test_a_pass_when_pressed_says_the_seat_cannot_beat_that_play() -> None:
+    # Seat 3 leads an 8 and holds 2 cards after it: seat 2 (its opponent, urgency 2) passes,
+    # so seat 2 holds no single above the 8, now or later; seat 4 passes on it too.
+    history = [Event("play", 3, play=reading("S8", "2")), Event("pass", 4), Event("pass", 1),
+               Event("pass", 2), Event("play", 3, play=reading("S9", "2"), lead=True),
+               Event("pass", 4)]
+    obs = position("S4 SA DK", counts={2: 1, 3: 1, 4: 10}, history=history, table=(3, "S9"))
+    t = Tracker.from_observation(obs)
+    assert [r.key for r in t.pressed_passes[2]] == [8]
+    assert t.cannot_beat(2, reading("S9", "2")) and t.cannot_beat(2, reading("S8", "2"))
+    assert not t.cannot_beat(2, reading("S7", "2"))  # a pass on an 8 says nothing of a 7
+    assert not t.cannot_beat(2, reading("S9 D9", "2"))  # nor of pairs
+    assert t.pressed_passes[1] == []  # seat 1 passed on its partner's play
+    assert t.calm_passes[2] == []
+
+
+def test_bombs_above_counts_the_bigger_bombs_the_unseen_cards_could_make() -> None:
+    t = Tracker(seat=1, level="2", hand=[], counts={1: 0, 2: 4, 3: 4, 4: 4},
+                unseen=Counter(parse_cards("S5 D5 H5 C5 S6 D6 H6 H2 LJ LJ BJ")))
+    # 5s: four and the wild make a 5-bomb; 6s: three and the wild a 4-bomb; the jokers lack
+    # one big joker.
+    assert t.bombs_above(reading("S9 D9 H9 C9", "2")) == 1  # the 5s' 5-bomb
+    assert t.bombs_above(reading("S3 D3 H3 C3", "2")) == 2
+    assert t.bombs_above(reading("S3 D3 H3 C3 C3", "2")) == 1
+    assert t.bombs_above(reading("S7 D7 H7 C7 C7 D7", "2")) == 0
+    t.unseen[parse_cards("BJ")[0]] += 1
+    assert t.bombs_above(reading("S9 D9 H9 C9", "2")) == 2  # and the joker bomb
+    assert t.bombs_above(reading("BJ BJ LJ LJ", "2")) == 0

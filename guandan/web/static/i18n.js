@@ -129,7 +129,9 @@ export function reasonText(why) {
   const p = { ...why.params };
   if (p.play) p.play = playName(p.play);
   if (p.table) p.table = playName(p.table);
+  if (p.other) p.other = playName(p.other);
   if (p.card) p.card = cardText(p.card);
+  if (Array.isArray(p.cards)) p.cards = p.cards.map(cardText).join(" ");
   let code = why.code;
   if (code === "search_better" && !why.params.play) code = "search_better_pass";
   const key = "hint.why." + code;
