@@ -123,7 +123,9 @@ READ_PRESSED: Final = True
 #: against +30 of 841 without it on seed 2000, +56 of 933 against +51 of 893 on seed 3000.
 FOLLOW_TOP: Final = True
 #: Weigh the heuristic's play made of other cards too (``SearchPlayer.other_cards``): up to
-#: this many of them, the cheapest for the rest of the hand first.
+#: this many of them, the cheapest for the rest of the hand first. Off by default
+#: (``every_play=False``): CONTRACT.md has ``act`` return one of ``obs.legal_actions``, which
+#: lists one play per kind, rank and size, and such a play is not among them.
 EVERY_PLAY: Final = 2
 #: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
 WEAK_LEAD: Final = 0.95
@@ -628,7 +630,7 @@ class SearchPlayer:
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
                  read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
-                 follow_top: bool = FOLLOW_TOP, every_play: bool = True) -> None:
+                 follow_top: bool = FOLLOW_TOP, every_play: bool = False) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed

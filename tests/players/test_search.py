@@ -388,7 +388,7 @@ def test_the_same_play_of_other_cards_is_weighed_where_it_matters() -> None:
     # Leading a full house of 9s: the search also weighs it with the other pair (kings), and
     # plays it out on the deal; a plain pair without a wild in hand has nothing to weigh.
     obs = position("S9 D9 C9 S3 D3 SK DK S6", counts={2: 20, 3: 20, 4: 20})
-    p = SearchPlayer(samples=8, budget_ms=None)
+    p = SearchPlayer(samples=8, budget_ms=None, every_play=True)
     v = view_of(obs)
     house = next(r for r in v.plays if r.kind == "full_house" and r.rank == "9"
                  and any(c.rank == "3" for c in r.cards))
@@ -415,7 +415,8 @@ def test_a_search_play_is_legal_on_the_deal_over_many_hands() -> None:
     # takes is applied by the match (which refuses an illegal one).
     for seed in range(3):
         m = Match(seed=100 + seed)
-        players = {s: SearchPlayer(seed=s, samples=4, budget_ms=None) for s in (1, 2, 3, 4)}
+        players = {s: SearchPlayer(seed=s, samples=4, budget_ms=None, every_play=True)
+                   for s in (1, 2, 3, 4)}
         while m.to_act is not None and m.results == []:
             seat = m.to_act
             m.apply(players[seat].act(m.observation(seat)))
