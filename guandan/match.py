@@ -45,6 +45,17 @@ def deal_for(seed: int, match_number: int, hand_number: int) -> dict[int, list[C
     return deal(random.Random(f"guandan:{seed}:{match_number}:{hand_number}"))
 
 
+def hand_start(preset: Preset, seed: int, match_number: int, hand_number: int,
+               team_levels: Mapping[str, str], level_team: str | None,
+               previous_finish: list[int] | None) -> tuple[str, dict[int, list[Card]],
+                                                            TributeExchange]:
+    """How a hand of a match begins: the level played (the team whose level it is; on a first
+    hand of equal levels, either), the deal, and the tribute after ``previous_finish``."""
+    level = team_levels[level_team] if level_team is not None else team_levels["13"]
+    dealt = deal_for(seed, match_number, hand_number)
+    return level, dealt, TributeExchange(dealt, level, preset, previous_finish)
+
+
 @dataclass(frozen=True)
 class Event:
     """One thing that happened in a hand: ``gift``, ``return``, ``play`` or ``pass``.
@@ -173,10 +184,9 @@ class Match:
 
     def _start_hand(self) -> None:
         self.hand_number += 1
-        self.level = (self.team_levels[self.level_team] if self.level_team is not None
-                      else self.team_levels["13"])
-        self.deal = deal_for(self.seed, self.match_number, self.hand_number)
-        self.exchange = TributeExchange(self.deal, self.level, self.preset, self._previous_finish)
+        self.level, self.deal, self.exchange = hand_start(
+            self.preset, self.seed, self.match_number, self.hand_number, self.team_levels,
+            self.level_team, self._previous_finish)
         self.events: list[Event] = []
         # Each seat's view of the events, kept as they happen so an observation is a copy.
         self._views: dict[int, list[Event]] = {s: [] for s in SEATS}
@@ -398,4 +408,4 @@ def _saved(seat: int, action: Action) -> list[Any]:
 
 
 __all__ = ["PASS", "Action", "Event", "HandResult", "Match", "Observation", "Pass",
-           "TableEntry", "TributeView", "deal_for"]
+           "TableEntry", "TributeView", "deal_for", "hand_start"]

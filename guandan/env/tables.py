@@ -24,8 +24,8 @@ are exactly ``observation_array`` and ``action_mask`` of the position (tests che
 kept up to date a turn at a time rather than rebuilt:
 
 - each table plays on a :class:`~guandan.deal.Deal` directly; between hands the levels come
-  from :func:`~guandan.levels.settle`, the next deal from :func:`~guandan.match.deal_for` and
-  the tribute from :class:`~guandan.tribute.TributeExchange`, as a ``Match`` does;
+  from :func:`~guandan.levels.settle`, the level, the deal and the tribute from
+  :func:`~guandan.match.hand_start`, which a ``Match`` starts its hands with;
 - what each seat may know is kept as its observation, four per table in one preallocated
   block; a turn writes only the counts it changes (worked out once in absolute seats, then
   placed in the views of the seats that see them, for all tables in one numpy pass), and the
@@ -58,7 +58,7 @@ from guandan.encoding import (
     return_id,
 )
 from guandan.levels import Settlement, settle
-from guandan.match import Action, Match, Observation, deal_for
+from guandan.match import Action, Match, Observation, hand_start
 from guandan.plays import legal_plays
 from guandan.presets import Preset, get_preset
 from guandan.readings import KINDS, Reading
@@ -220,9 +220,9 @@ class _Table:
         self.team_levels = dict(result.team_levels_after)
         self.a_tries = dict(result.a_tries_after)
         self.level_team = result.level_team
-        self.level = self.team_levels[self.level_team]
-        self.exchange = TributeExchange(deal_for(seed, self.match_number, self.hand_number),
-                                        self.level, preset, finish)
+        self.level, _, self.exchange = hand_start(preset, seed, self.match_number,
+                                                  self.hand_number, self.team_levels,
+                                                  self.level_team, finish)
         self.deal = (Deal(self.exchange.hands, self.level, self.exchange.leader)
                      if self.exchange.done else None)
 
