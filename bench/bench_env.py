@@ -10,7 +10,8 @@ policy). Prints:
 - batched ``Tables``: table-steps/s (one step of one table = one decision), CPU time inside
   ``Tables.step`` only;
 - ``observation_array``, ``action_mask`` and ``Match.observation`` calls/s on positions of play;
-- one table-step split between the engine (``legal_plays``, ``Deal.apply``) and the rest;
+- one table-step split between the engine (``Deal.legal_actions(every=True)``,
+  ``Deal.apply``) and the rest;
 - where a batched step's time goes (profile of the biggest parts).
 """
 
@@ -24,19 +25,17 @@ import pstats
 import random
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import guandan.env.tables as installed_tables
-from guandan.cards import Card
 from guandan.cards import deal as deal_cards
 from guandan.deal import Deal, Move
 from guandan.encoding import action_mask, observation_array
 from guandan.env import Tables, env
-from guandan.readings import Reading
 
 
 def bench_aec(steps: int, seed: int) -> float:
@@ -98,40 +97,11 @@ def _plain_tables() -> Any:
 
 def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     """Where a batched step's time goes between the engine and the tables, in microseconds of
-    CPU time per table-step: the step as installed; ``legal_plays`` timed call by call inside
-    the same run of the plain source (less the clock's own cost), and the same calls replayed
-    alone (same order, so the engine's caches behave alike: a floor, as nothing else competes
-    for the CPU's caches); ``Deal.apply`` on replayed random hands; the rest is the tables'."""
-    # The compiled step calls the engine directly: time it through the plain source instead.
-    tables_module = _plain_tables()
-
-    calls: list[tuple[tuple[Card, ...], str, Reading | None]] = []
-    spent_in: list[float] = []
-    real = tables_module.legal_plays
-    clock = time.thread_time
-
-    def recording(hand: Sequence[Card], level: str, table: Reading | None = None,
-                  every: bool = False) -> list[Reading]:
-        calls.append((tuple(hand), level, table))
-        start = clock()
-        plays: list[Reading] = real(hand, level, table, every=every)
-        spent_in.append(clock() - start)
-        return plays
-
-    tables_module.legal_plays = recording
-    bench_tables(n, steps, seed, tables_module.Tables)
-    warm = len(calls) - (max(1, steps // n)) * n  # the calls of the timed rounds
-    timed = calls[max(0, warm):]
-    start = clock()
-    for _ in range(len(timed)):
-        clock()
-        clock()
-    tick = (clock() - start) / len(timed)
-    in_step = sum(spent_in[max(0, warm):]) / len(timed) - tick / 2
-    start = time.process_time()
-    for hand, level, table in timed:
-        real(hand, level, table, every=True)
-    alone = (time.process_time() - start) / len(timed)
+    CPU time per table-step: the step as installed; the engine's part measured on random hands
+    played through ``Deal`` alone, as a table plays them (``legal_actions(every=True)`` at
+    every decision, a passing seat's plays kept by the deal, then ``apply``); the rest is the
+    tables' own. The engine's part alone is a floor: in the step it shares the CPU's caches
+    with 64 or more tables."""
     rate, _ = bench_tables(n, steps, seed)  # the step as installed
     rng = random.Random(seed)
     hands: list[tuple[Deal, list[Move]]] = []
@@ -140,25 +110,35 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
         start_deal = deal.clone()
         moves: list[Move] = []
         while not deal.over:
-            options = deal.legal_actions()
+            options = deal.legal_actions(every=True)
             moves.append(options[rng.randrange(len(options))])
             deal.apply(moves[-1])
         hands.append((start_deal, moves))
-    applied = 0
-    spent = 0.0
+    decisions = 0
+    listing = applying = 0.0
+    clock = time.process_time
     for start_deal, moves in hands:
         d = start_deal.clone()
-        start = time.process_time()
         for m in moves:
+            start = clock()
+            d.legal_actions(every=True)
+            middle = clock()
             d.apply(m)
-        spent += time.process_time() - start
-        applied += len(moves)
-    apply = spent / applied
+            end = clock()
+            listing += middle - start
+            applying += end - middle
+        decisions += len(moves)
+    start = clock()
+    for _ in range(decisions):
+        clock()
+        clock()
+    tick = (clock() - start) / decisions  # the clock's own cost, paid once per part
+    legal = max(0.0, listing / decisions - tick)
+    apply = max(0.0, applying / decisions - tick)
     step = 1.0 / rate
-    return {"step": step * 1e6, "legal_plays (in the step)": in_step * 1e6,
-            "legal_plays (replayed alone)": alone * 1e6, "Deal.apply": apply * 1e6,
-            "the tables' own (step - legal_plays in the step - Deal.apply)":
-                (step - in_step - apply) * 1e6}
+    return {"step": step * 1e6, "Deal.legal_actions(every=True)": legal * 1e6,
+            "Deal.apply": apply * 1e6,
+            "the tables' own (step - the engine's two)": (step - legal - apply) * 1e6}
 
 
 def bench_encoding(tables: Tables, calls: int) -> dict[str, float]:

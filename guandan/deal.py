@@ -148,8 +148,9 @@ class Deal:
     _finish: tuple[int, ...]
     _turns: _Turns
     _n: int
-    # Per seat: its hand's plays as ``legal_plays`` generates them, once asked; None again
-    # when the seat plays. Shared by clones (what is kept depends only on the hand).
+    # Per seat: its hand's plays as ``legal_plays`` generates them, once asked (at ``seat``
+    # one per kind, rank and size; at ``seat + 5`` every distinct play); None again when the
+    # seat plays. Shared by clones (what is kept depends only on the hand).
     _views: list[_Groups | None]
 
     def __init__(self, hands: Mapping[int, Sequence[Card]] | _Shell, level: str = "2",
@@ -181,7 +182,7 @@ class Deal:
         # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
         self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
-        self._views = [None, None, None, None, None]
+        self._views = [None] * 10
 
     # -- the position ------------------------------------------------------------------------
 
@@ -261,13 +262,13 @@ class Deal:
         """The next seat after ``seat`` in turn order that still holds cards (``seat`` if none)."""
         return next_holding(seat, self._holding)
 
-    def legal_actions(self) -> list[Move]:
-        """The plays of the seat to act (as ``legal_plays`` lists them) and PASS when it
-        follows; empty once the hand is over."""
+    def legal_actions(self, every: bool = False) -> list[Move]:
+        """The plays of the seat to act (as ``legal_plays`` lists them: with ``every=True``
+        every distinct play) and PASS when it follows; empty once the hand is over."""
         seat = self.to_act
         if seat is None:
             return []
-        actions = cast("list[Move]", self._view(seat).plays(
+        actions = cast("list[Move]", self._view(seat, every).plays(
             None if self.table is None else self.table.play))
         if self.table is not None:
             actions.append(PASS)
@@ -281,11 +282,12 @@ class Deal:
             actions = self.legal_actions()
             self.apply(actions[int(rng.random() * len(actions))])
 
-    def _view(self, seat: int) -> _Groups:
-        view = self._views[seat]
+    def _view(self, seat: int, every: bool) -> _Groups:
+        at = seat + 5 if every else seat
+        view = self._views[at]
         if view is None:
-            view = self._views[seat] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
-                                               self.level, False)
+            view = self._views[at] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
+                                             self.level, every)
         return view
 
     # -- acting ------------------------------------------------------------------------------
@@ -330,7 +332,9 @@ class Deal:
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
         view = self._views[seat]
-        if view is None or not view.offers(action):  # not read by this hand's generator
+        every = self._views[seat + 5]
+        if ((view is None or not view.offers(action))
+                and (every is None or not every.offers(action))):  # not this hand's own
             why = _reading_error(played, self.level, action.kind, action.rank)
             if why:
                 raise ValueError(why)
@@ -344,6 +348,7 @@ class Deal:
     def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
         self._views[seat] = None
+        self._views[seat + 5] = None
         self._turns = (seat, play, self._turns)
         self._n += 1
         # tuple.__new__ builds the NamedTuple in C (its own __new__ is Python code).
@@ -355,7 +360,7 @@ class Deal:
             if len(finish) >= 3 or (len(finish) == 2 and _PARTNER[finish[0]] == finish[1]):
                 self._rank_rest(seat)
                 self.to_act = None
-                self._views = [None, None, None, None, None]  # no more plays to list
+                self._views = [None] * 10  # no more plays to list
                 return
         self.to_act = next_holding(seat, self._holding)
 
@@ -440,7 +445,7 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     d = Deal(_SHELL)
     d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
     d._hands = list(hands)
-    d._views = [None, None, None, None, None]
+    d._views = [None] * 10
     d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
     return d
 

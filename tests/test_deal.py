@@ -14,6 +14,7 @@ from guandan.cards import RANKS, Card, parse_cards
 from guandan.cards import deal as deal_cards
 from guandan.deal import PASS, Deal, Move, Pass
 from guandan.match import Match, Observation
+from guandan.plays import legal_plays as plays_of
 from guandan.readings import KINDS, Reading, classify, read_as
 
 
@@ -527,3 +528,23 @@ def test_a_play_offered_before_the_hand_changed_is_checked_again() -> None:
     nine = next(a for a in offered if a.rank == "9")
     d.apply(nine)  # still held: read again, and taken
     assert d.count(1) == 1
+
+
+def test_every_distinct_play_is_listed_by_the_deal_as_legal_plays_lists_it() -> None:
+    """``legal_actions(every=True)`` is ``legal_plays(..., every=True)`` against the table, and
+    PASS when following, at every decision of seeded random hands; each listed play is taken."""
+    rng = random.Random(7)
+    for _ in range(20):
+        d = Deal(deal_cards(rng), "5", 1)
+        while not d.over:
+            seat = d.to_act
+            assert seat is not None
+            table = d.table.play if d.table is not None else None
+            every = d.legal_actions(every=True)
+            expected: list[Move] = list(plays_of(d.held(seat), "5", table, every=True))
+            if table is not None:
+                expected.append(PASS)
+            assert every == expected
+            assert [a for a in d.legal_actions()] == (
+                list(plays_of(d.held(seat), "5", table)) + ([PASS] if table is not None else []))
+            d.apply(every[rng.randrange(len(every))])

@@ -59,7 +59,6 @@ from guandan.encoding import (
 )
 from guandan.levels import Settlement, settle
 from guandan.match import Action, Match, Observation, hand_start
-from guandan.plays import legal_plays
 from guandan.presets import Preset, get_preset
 from guandan.readings import KINDS, Reading
 from guandan.tribute import TributeExchange
@@ -460,14 +459,16 @@ class Tables:
         else:
             seat = deal.to_act
             assert seat is not None
-            table = deal.table
-            plays: list[Action] = legal_plays(  # type: ignore[assignment]  # a new list
-                deal.held(seat), t.level, None if table is None else table.play, every=True)
-            t.ids = play_ids(plays)  # type: ignore[arg-type]  # readings only, so far
-            t.plays = plays
-            if table is not None:
+            # The deal keeps each seat's plays until it plays: a pass asks again for free.
+            plays: list[Action] = deal.legal_actions(every=True)  # type: ignore[assignment]
+            if deal.table is not None:
+                plays.pop()  # PASS, numbered apart
+                t.ids = play_ids(plays)  # type: ignore[arg-type]  # readings only, so far
                 t.ids.append(PASS_ID)
                 plays.append(PASS)
+            else:
+                t.ids = play_ids(plays)  # type: ignore[arg-type]
+            t.plays = plays
         self.seats[i] = seat
         at = i * ACTION_SIZE
         self._marked += [at + j for j in t.ids]
