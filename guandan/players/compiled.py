@@ -32,6 +32,10 @@ def compiled_modules(folder: Path = _HERE) -> dict[str, Path]:
 
 
 def stale_modules(folder: Path = _HERE) -> list[str]:
-    """Compiled modules whose source was changed after they were built."""
+    """Compiled modules whose source was changed after they were built. Only an editable
+    install can be stale: an installed copy (under ``site-packages``) is never edited in place,
+    and pip may give its sources a later time than their compiled modules."""
+    if {"site-packages", "dist-packages"} & set(folder.parts):
+        return []
     return [stem for stem, path in compiled_modules(folder).items()
             if (folder / f"{stem}.py").stat().st_mtime > path.stat().st_mtime]

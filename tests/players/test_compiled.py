@@ -59,6 +59,20 @@ def test_a_source_newer_than_its_compiled_module_is_stale(tmp_path: Path) -> Non
     assert stale_modules(tmp_path) == ["old"]
 
 
+def test_an_installed_copy_is_never_stale(tmp_path: Path) -> None:
+    # A non-editable install (pip install .) copies the sources after building: they may be
+    # newer than their compiled modules, and no one edits them there.
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    folder = tmp_path / "site-packages" / "guandan"
+    folder.mkdir(parents=True)
+    (folder / "old.py").write_text("x = 1\n")
+    (folder / f"old{EXTENSION_SUFFIXES[0]}").write_bytes(b"")
+    os.utime(folder / f"old{EXTENSION_SUFFIXES[0]}", (1000, 1000))
+    assert sorted(compiled_modules(folder)) == ["old"]
+    assert stale_modules(folder) == []
+
+
 _PLAY = """
 import io, json
 from guandan.arena import run_arena
