@@ -24,6 +24,8 @@ played by our ``fallback`` player for the rest of the hand; the hand's record li
 from __future__ import annotations
 
 import json
+import queue
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +73,39 @@ class Peer:
     @property
     def gone(self) -> bool:
         return False
+
+
+class QueuedPeer(Peer):
+    """A peer whose connection's reader puts what arrives in ``inbox`` (a thread-safe queue),
+    for ``receive`` to take; ``closed`` once the connection is gone."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.inbox: queue.Queue[object] = queue.Queue()
+        self._gone = threading.Event()
+
+    def receive(self, timeout: float) -> str:
+        try:
+            item = self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            raise TimeoutError from None
+        if item is _CLOSED:
+            self.inbox.put(_CLOSED)  # stays closed for the next reader
+            raise PeerGone(self.name)
+        return item if isinstance(item, str) else repr(item)
+
+    @property
+    def gone(self) -> bool:
+        return self._gone.is_set()
+
+    def closed(self) -> None:
+        """The connection is gone: every later ``receive`` raises ``PeerGone``."""
+        if not self._gone.is_set():
+            self._gone.set()
+            self.inbox.put(_CLOSED)
+
+
+_CLOSED = object()
 
 
 def pos(seat: int) -> int:
@@ -484,5 +519,5 @@ class OutsideSeat:
         return self.relay.act(self.seat, obs)
 
 
-__all__ = ["HostStats", "OutsideSeat", "Peer", "PeerGone", "Relay", "Replacement",
+__all__ = ["HostStats", "OutsideSeat", "Peer", "PeerGone", "QueuedPeer", "Relay", "Replacement",
            "act_message", "action_list", "read_answer"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import queue
 import re
 import sys
 import threading
@@ -26,7 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.sync.server import Server, ServerConnection, serve
 
-from guandan.host.relay import Peer, PeerGone, Relay
+from guandan.host.relay import Peer, PeerGone, QueuedPeer, Relay
 from guandan.match import Action, Match
 from guandan.players import REGISTRY, make_player
 from guandan.presets import PRESETS
@@ -34,7 +33,6 @@ from guandan.seats import SEATS
 
 PATH = re.compile(r"^/game/([A-Za-z0-9_.\-]{1,64})$")
 DEFAULT_PORT = 23456
-_CLOSED = object()
 
 
 #: Seconds between a connection's handshake and the first message sent on it. ws4py (which
@@ -43,14 +41,12 @@ _CLOSED = object()
 SETTLE = 1.0
 
 
-class WebSocketPeer(Peer):
+class WebSocketPeer(QueuedPeer):
     """An outside program on a WebSocket connection; what it sends waits in ``inbox``."""
 
     def __init__(self, connection: ServerConnection, name: str) -> None:
+        super().__init__(name)
         self.connection = connection
-        self.name = name
-        self.inbox: queue.Queue[object] = queue.Queue()
-        self._gone = threading.Event()
         self._since = time.monotonic()
         self._settled = False
 
@@ -65,25 +61,6 @@ class WebSocketPeer(Peer):
         except ConnectionClosed:
             self._gone.set()
             raise PeerGone(self.name) from None
-
-    def receive(self, timeout: float) -> str:
-        try:
-            item = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            raise TimeoutError from None
-        if item is _CLOSED:
-            self.inbox.put(_CLOSED)  # stays closed for the next reader
-            raise PeerGone(self.name)
-        return item if isinstance(item, str) else repr(item)
-
-
-    @property
-    def gone(self) -> bool:
-        return self._gone.is_set()
-
-    def closed(self) -> None:
-        self._gone.set()
-        self.inbox.put(_CLOSED)
 
     def close(self, reason: str) -> None:
         self._gone.set()

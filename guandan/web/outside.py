@@ -38,8 +38,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import queue
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -48,7 +46,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Depends, Request, WebSocket
 
 from guandan.cards import parse_card, parse_cards
-from guandan.host.relay import Peer, PeerGone, Relay
+from guandan.host.relay import Peer, PeerGone, QueuedPeer, Relay
 from guandan.host.server import SETTLE
 from guandan.match import PASS, Action, Match, Observation
 from guandan.players import Reason
@@ -64,12 +62,11 @@ log = logging.getLogger("guandan.web")
 
 #: Seconds an outside program has for each answer (``guandan serve --outside-timeout``).
 DEFAULT_TIMEOUT = 10.0
-_CLOSED = object()
 OUTSIDE_REASON = Reason("바깥 프로그램이 골랐습니다.", "An outside program chose.",
                         "外部程序选的。")
 
 
-class WebPeer(Peer):
+class WebPeer(QueuedPeer):
     """An outside program on one of the page server's WebSockets.
 
     ``send`` never waits (the relay may call it on the event loop): messages go through
@@ -79,12 +76,10 @@ class WebPeer(Peer):
     """
 
     def __init__(self, ws: WebSocket, name: str, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name)
         self.ws = ws
-        self.name = name
         self.loop = loop
-        self.inbox: queue.Queue[object] = queue.Queue()
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self._gone = threading.Event()
         self._since = time.monotonic()
 
     def send(self, message: Mapping[str, Any]) -> None:
@@ -96,25 +91,6 @@ class WebPeer(Peer):
         except RuntimeError:  # the server's loop is closed: so is the connection
             self.closed()
             raise PeerGone(self.name) from None
-
-    def receive(self, timeout: float) -> str:
-        try:
-            item = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            raise TimeoutError from None
-        if item is _CLOSED:
-            self.inbox.put(_CLOSED)  # stays closed for the next reader
-            raise PeerGone(self.name)
-        return item if isinstance(item, str) else repr(item)
-
-    @property
-    def gone(self) -> bool:
-        return self._gone.is_set()
-
-    def closed(self) -> None:
-        if not self._gone.is_set():
-            self._gone.set()
-            self.inbox.put(_CLOSED)
 
     async def writer(self) -> None:
         """Write what ``send`` queued, until ``None`` or the connection fails."""
