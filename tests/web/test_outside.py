@@ -545,3 +545,112 @@ def test_a_programs_connection_outlives_the_request_head_clock(tmp_path: Path,
             assert json.loads(ws.recv(timeout=10))["stage"] == "play"
     finally:
         s.stop()
+
+
+# The played cards on the table (the play to beat in the centre, each seat's play in this trick)
+# that a seat's box or the log covers, or that a box hiding its overflow cuts off.
+HIDDEN_CARDS = """() => {
+  const out = [];
+  const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+    a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 &&
+    a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const boxes = [...document.querySelectorAll(".felt > .seat, .board > .log")];
+  for (const c of document.querySelectorAll("#center .table-play .card, .felt .seat-act .card")) {
+    const r = c.getBoundingClientRect();
+    const own = c.closest(".seat");
+    const who = `${own ? own.id : "centre"} ${c.dataset.card} at ` +
+      [r.left, r.top, r.right, r.bottom].map(Math.round).join(",");
+    for (const b of boxes)
+      if (b !== own && over(r, b.getBoundingClientRect())) out.push(`${who} under ${b.id}`);
+    if (own && !inside(r, own.getBoundingClientRect())) out.push(`${who} out of its seat`);
+    for (let a = c.parentElement; a; a = a.parentElement) {
+      const st = getComputedStyle(a);
+      if (st.overflowX !== "visible" || st.overflowY !== "visible")
+        if (!inside(r, a.getBoundingClientRect()))
+          out.push(`${who} cut by ${a.id || a.className}`);
+    }
+    if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth)
+      out.push(`${who} off the screen`);
+  }
+  return out;
+}"""
+
+# HIDDEN_CARDS after every change of the page (once a frame), into window.__hidden.
+WATCH_CARDS = """(check) => {
+  window.__hidden = [];
+  const run = (0, eval)(check);
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => {
+      queued = false;
+      for (const p of run()) if (!window.__hidden.includes(p)) window.__hidden.push(p);
+    });
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (1280, 720), (360, 740)])
+def test_played_cards_stay_in_sight_with_the_address_open_or_closed(
+        width: int, height: int, server: Server, browser: Any, artifacts: Path,
+        procs: list[subprocess.Popen[str]]) -> None:
+    """A seat left to a program: the panel with its address (opened by a click on the seat's
+    name) takes height from the table. At every turn of seat 1 in a whole hand, with the card
+    counter on and the hint's words shown (the table at its shortest), the address open and
+    closed, every seat's played cards stay whole, uncovered by any seat's box or the log."""
+    phone = width < 500
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR",
+                              is_mobile=phone, has_touch=phone, reduced_motion="reduce")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(30000)
+    g = new_game(server, [2], seed=1)
+    try:
+        page.goto(server.url + "/?pace=0.02")
+        page.evaluate("id => localStorage.setItem('guandan.game', id)", g["id"])
+        page.goto(server.url + "/?pace=0.02")
+        page.click("#btn-continue")
+        page.wait_for_selector("#outside .outside-seat[data-state=waiting]")
+        procs.append(connect(ws_url(server, g, 2)))
+        page.wait_for_selector("#outside .outside-seat[data-state=playing]")
+        page.click("#btn-settings")
+        page.click("#btn-counter")
+        page.click("#btn-settings")
+        page.evaluate(WATCH_CARDS, HIDDEN_CARDS)
+        felt = {True: 0.0, False: 0.0}
+        turns = seen = 0
+        while True:
+            page.wait_for_function(
+                "() => { const s = window.__guandan; const g = s.game;"
+                " return g && !s.busy && (g.result || g.my_turn); }")
+            if page.evaluate("window.__guandan.game.result"):
+                break
+            page.click("#btn-hint")
+            page.wait_for_selector("#message.hint")
+            for opened in (True, False):  # the address opened by a click, then closed
+                if page.locator("#outside code").is_visible() != opened:
+                    page.click("#outside .outside-seat > b")
+                assert page.locator("#outside code").is_visible() == opened
+                hidden = page.evaluate(HIDDEN_CARDS)
+                if hidden:
+                    page.screenshot(path=str(artifacts / f"outside-hidden-{width}.png"))
+                assert hidden == [], (turns, opened, hidden)
+                felt[opened] = page.locator(".felt").bounding_box()["height"]
+                if turns == 3:
+                    shown = "open" if opened else "closed"
+                    page.screenshot(path=str(artifacts / f"outside-{shown}-{width}.png"))
+            seen += page.locator("#seat-2 .seat-act .card, #center .table-play[data-seat='2']"
+                                 " .card").count()
+            page.click("#btn-pass" if page.evaluate("window.__guandan.selected.size") == 0
+                       else "#btn-play")
+            turns += 1
+        assert turns > 5 and seen > 0  # seat 2's plays were on the table at seat 1's turns
+        assert felt[True] < felt[False]  # the open address takes the table's height
+        assert page.evaluate("window.__hidden") == []
+        assert not errors, errors
+    finally:
+        ctx.close()
+        server.client.delete(f"{server.url}/api/games/{g['id']}")
