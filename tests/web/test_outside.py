@@ -548,9 +548,11 @@ def test_a_programs_connection_outlives_the_request_head_clock(tmp_path: Path,
 
 
 # The played cards on the table (the play to beat in the centre, each seat's play in this trick)
-# that a seat's box or the log covers, or that a box hiding its overflow cuts off.
+# that a seat's box or the log covers, or that a box hiding its overflow cuts off; the seats'
+# names and counts that the log's button covers.
 HIDDEN_CARDS = """() => {
   const out = [];
+  const log = document.querySelector(".board > .log").getBoundingClientRect();
   const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
     a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 &&
@@ -573,6 +575,9 @@ HIDDEN_CARDS = """() => {
     if (r.top < 0 || r.bottom > innerHeight || r.left < 0 || r.right > innerWidth)
       out.push(`${who} off the screen`);
   }
+  for (const h of document.querySelectorAll(".felt > .seat .seat-head > *"))
+    if (over(h.getBoundingClientRect(), log))
+      out.push(`${h.closest(".seat").id} ${h.className} under the log`);
   return out;
 }"""
 
@@ -599,7 +604,8 @@ def test_played_cards_stay_in_sight_with_the_address_open_or_closed(
     """A seat left to a program: the panel with its address (opened by a click on the seat's
     name) takes height from the table. At every turn of seat 1 in a whole hand, with the card
     counter on and the hint's words shown (the table at its shortest), the address open and
-    closed, every seat's played cards stay whole, uncovered by any seat's box or the log."""
+    closed, every seat's played cards stay whole, uncovered by any seat's box or the log, and
+    the log's button leaves every seat's name and count in sight."""
     phone = width < 500
     ctx = browser.new_context(viewport={"width": width, "height": height}, locale="ko-KR",
                               is_mobile=phone, has_touch=phone, reduced_motion="reduce")
