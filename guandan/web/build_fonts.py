@@ -18,8 +18,10 @@ file only when it shows such characters and has no local font for them.
 
     python -m guandan.web.build_fonts NanumGothic.ttf DroidSansFallbackFull.ttf
 
-(needs ``fonttools`` and ``brotli``; Debian: ``apt-get download fonts-nanum
-fonts-droid-fallback`` then ``dpkg -x``).
+(needs ``fonttools`` and ``brotli``, both in the test extra; Debian: ``apt-get download
+fonts-nanum fonts-droid-fallback`` then ``dpkg -x``). tests/web/test_fonts.py reads the files'
+character maps: a text that needs a glyph they lack fails there until this is run again (or
+the text is written in glyphs they hold).
 """
 
 from __future__ import annotations
