@@ -135,6 +135,8 @@ def main() -> None:
     ap.add_argument("--clones", type=int, default=200_000)
     ap.add_argument("--playouts", type=int, default=300)
     args = ap.parse_args()
+    n_clones: int = args.clones
+    n_playouts: int = args.playouts
     timed("Deal, random self-play", lambda: deal_selfplay(args.hands, args.seed), "decisions")
     deals = dealt(args.hands, args.seed)
     timed("Deal, random self-play, the cards dealt beforehand",
@@ -149,9 +151,9 @@ def main() -> None:
     assert deal is not None
 
     def clones() -> int:
-        for _ in range(args.clones):
+        for _ in range(n_clones):
             deal.clone()
-        return args.clones
+        return n_clones
 
     timed("Deal.clone() mid-hand", clones, "clones")
     seat = m.to_act
@@ -162,30 +164,30 @@ def main() -> None:
     print(f"  (mid-hand: {sum(base.counts().values())} cards left, seat {seat} to act)")
 
     def playouts() -> int:
-        for _ in range(args.playouts):
+        for _ in range(n_playouts):
             d = base.clone()
             while d.to_act is not None:
                 actions = d.legal_actions()
                 d.apply(actions[rng.randrange(len(actions))])
-        return args.playouts
+        return n_playouts
 
     def sampled_playouts() -> int:
-        for _ in range(args.playouts):
+        for _ in range(n_playouts):
             d = Deal.sample(obs, rng)
             while d.to_act is not None:
                 actions = d.legal_actions()
                 d.apply(actions[rng.randrange(len(actions))])
-        return args.playouts
+        return n_playouts
 
     def samples() -> int:
-        for _ in range(args.playouts):
+        for _ in range(n_playouts):
             Deal.sample(obs, rng)
-        return args.playouts
+        return n_playouts
 
     def compiled_playouts() -> int:
-        for _ in range(args.playouts):
+        for _ in range(n_playouts):
             base.clone().play_out(rng)
-        return args.playouts
+        return n_playouts
 
     timed("random play-out of a sampled deal (clone + play to the end)", playouts, "play-outs")
     if hasattr(Deal, "play_out"):  # an engine from before it has no play_out

@@ -25,11 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 import guandan.plays
-from guandan.cards import RANKS, deal
+from guandan.cards import RANKS, Card, deal
 from guandan.deal import Deal
 
 
-def _play_with_deal(hands: dict[int, list[object]], level: str, rng: random.Random) -> int:
+def _play_with_deal(hands: dict[int, list[Card]], level: str, rng: random.Random) -> int:
     state = Deal(hands, level=level, leader=1)
     decisions = 0
     while state.to_act is not None:
@@ -40,13 +40,12 @@ def _play_with_deal(hands: dict[int, list[object]], level: str, rng: random.Rand
 
 
 def run(hands: int, seed: int) -> tuple[int, float, float]:
-    play: Callable[[dict[int, list[object]], str, random.Random], int] = _play_with_deal
     rng = random.Random(seed)
     deals = [(deal(rng), rng.choice(RANKS)) for _ in range(hands)]
     decisions = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for cards, level in deals:
-        decisions += play(cards, level, rng)  # type: ignore[arg-type]
+        decisions += _play_with_deal(cards, level, rng)
     return decisions, time.process_time() - cpu, time.perf_counter() - wall
 
 

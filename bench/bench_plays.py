@@ -12,6 +12,7 @@ is the fastest of ``--repeat`` tries, so that other work on the machine disturbs
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -65,11 +66,11 @@ def main() -> None:
             for new in (True, False):
                 when = "new" if new else "again"
                 rows.setdefault(f"{mode} empty table, {when}", []).append(_time(
-                    lambda h=hand, lv=level, e=every: legal_plays(h, lv, every=e),
+                    functools.partial(legal_plays, hand, level, every=every),
                     args.repeat, new))
                 for kind, table in tables.items():
                     rows.setdefault(f"{mode} following {kind}, {when}", []).append(_time(
-                        lambda h=hand, lv=level, t=table, e=every: legal_plays(h, lv, t, every=e),
+                        functools.partial(legal_plays, hand, level, table, every=every),
                         args.repeat, new))
 
     def row(name: str, xs: list[float]) -> str:
@@ -83,11 +84,11 @@ def main() -> None:
           f"every=True median {statistics.median(counts[True])}, max {max(counts[True])}")
     for name, xs in rows.items():
         print(row(name, xs))
-    for every in ("default", "every=True"):
+    for label in ("default", "every=True"):
         for when in ("new", "again"):
-            xs = [x for name, v in rows.items() if name.startswith(f"{every} following")
+            xs = [x for name, v in rows.items() if name.startswith(f"{label} following")
                   and name.endswith(when) for x in v]
-            print(row(f"{every} following (all), {when}", xs))
+            print(row(f"{label} following (all), {when}", xs))
 
 
 if __name__ == "__main__":

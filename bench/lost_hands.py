@@ -1,7 +1,7 @@
 """How two sides of an arena run played: behaviour figures per side, and the duplicate deal sets
 one side lost on both seatings' cards.
 
-    python bench/lost_hands.py RECORDS.jsonl [--show N]
+    python bench/lost_hands.py RECORDS.jsonl [--show N] [--write LOST.jsonl]
 
 RECORDS is an arena's ``--out`` (``guandan-hand/1``, the two seatings of a deal set one after
 the other). With ``outside`` in the records (``--players X,outside``), "theirs" is the outside
@@ -9,7 +9,8 @@ side; otherwise seats 2 and 4 of the first seating. For each side: how often it 
 or with a bomb) when following an opponent's play, when following its partner's, the bombs it
 plays per hand and those still in its hands when the hand ends, and its leads by kind. With
 ``--show N`` it prints the first N deal sets lost on the cards where the same cards won for the
-other side, trick by trick.
+other side, trick by trick; with ``--write`` it writes every such deal set's two records (both
+seatings, as ``guandan-hand/1`` lines that ``guandan validate`` reads) to a file.
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("records")
     ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--write", help="write the records of the deal sets lost on both seatings")
     args = ap.parse_args()
     with open(args.records) as f:
         recs = [json.loads(x) for x in f]
@@ -115,11 +117,14 @@ def main() -> None:
               f" bombs played per hand {st['bombs_played'] / max(1, st['hands']):.2f},"
               f" left per hand {st['bombs_left'] / max(1, st['hands']):.2f}")
     shown = 0
+    lost: list[dict[str, Any]] = []
     for i in range(0, len(recs) - 1, 2):
         a, b = recs[i], recs[i + 1]
         oa, ob = theirs(a, True), theirs(b, False)
         lost_a = a["finish_order"][0] in oa
         lost_b = b["finish_order"][0] in ob
+        if lost_a and lost_b:
+            lost += [a, b]
         if lost_a and lost_b and shown < args.show:
             # Both seatings lost by ours: in ``a`` ours held seats 1 and 3's cards and lost, in
             # ``b`` theirs held the same cards and won with them.
@@ -128,6 +133,10 @@ def main() -> None:
             print("  the other seating (theirs on those cards):")
             show(b, ob)
             shown += 1
+    print(f"deal sets lost on both seatings: {len(lost) // 2} of {len(recs) // 2}")
+    if args.write:
+        with open(args.write, "w") as f:
+            f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in lost)
 
 
 if __name__ == "__main__":
