@@ -96,8 +96,9 @@ LEVEL_WEIGHT: Final = 0.1
 #: the noise of a few sampled deals, and the heuristic's own play-outs favour them against
 #: players unlike it (bench/ai_figures.md, "Stop 30"). At 16 samples, against the heuristic,
 #: 54.75% of 400 hands (51.00% before); at 64, 61.5% of 200 (59.5%); against two `ai6` bots,
-#: 90.0% of 300 hands (85.3%; the heuristic 92.0%); against `ai2` 60.3% (60.3%). 3.0 kept the
-#: bots' figures (92.7% against `ai6`) but lost the gain over the heuristic (53.5% at 64).
+#: 90.0% of 300 hands (85.3%; the heuristic 92.0%); `ai3` 76.3% (73.0%; the heuristic 72.0%);
+#: against `ai2` 60.3% (60.3%). 3.0 kept the bots' figures (92.7% against `ai6`) but lost
+#: the gain over the heuristic (53.5% at 64).
 KEEP_MARGIN: Final = 0.1
 KEEP_Z: Final = 2.0
 #: After at least ``MIN_SAMPLES``, a candidate that trails the heuristic's choice by ``STOP_Z``
