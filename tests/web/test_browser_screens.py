@@ -199,6 +199,12 @@ def gain_sentence(r: dict[str, Any]) -> str:
 # -- a whole hand in each size ------------------------------------------------------------------
 
 
+SELECTED_CLIPPED = """() => [...document.querySelectorAll('#hand .card.selected')].filter(c => {
+  const wrap = c.closest('.hand-wrap').getBoundingClientRect();
+  return c.getBoundingClientRect().top - 4 < wrap.top - 0.5;
+}).map(c => c.dataset.card)"""
+
+
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_whole_hand_fits_and_reads_right(browser: Any, server: Server,
                                          size: tuple[int, int]) -> None:
@@ -245,6 +251,10 @@ def test_whole_hand_fits_and_reads_right(browser: Any, server: Server,
             page.wait_for_selector("#message.hint")
             page.wait_for_timeout(80)
             check_screen(page, f"after hint {turns}")
+            # A selected card, lifted, keeps its top and its shadow (4 px above) inside the
+            # hand's area, which clips what sticks out of it (once its 0.12 s lift is over).
+            page.wait_for_timeout(150)
+            assert page.evaluate(SELECTED_CLIPPED) == [], f"selected card clipped, {tag}"
             if turns == 1:
                 shot(page, f"s04-hint-{tag}")
                 page.click("#btn-more")
