@@ -6,7 +6,8 @@ Each DIR is a run's output folder (its ``result.json``); parts of one pairing (t
 and bot, disjoint deal sets from ``--first``) are added up: hands won out of hands played with a
 Wilson 95% interval, net levels per hand (the parts' hand-weighted mean), time per decision of
 each side (decision-weighted mean, the largest p95 of the parts) and the outside programs'
-refusals and replacements. The bot's name is read from the folder name (``ai2-search-1``).
+refusals and replacements. The bot's name is the part of the folder's name that starts with
+``ai`` (``ai2-search-1``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def main() -> int:
     runs: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for d in sys.argv[1:]:
         j = json.loads((Path(d) / "result.json").read_text())
-        bot = Path(d).name.split("-")[0]
+        bot = next((t for t in Path(d).name.split("-") if t.startswith("ai")), Path(d).name)
         runs[(j["players"][0], bot)].append(j)
     print("| ours vs two copies of | deal sets | hands won by ours (95% CI) | net levels per hand "
           "| ours: ms per decision, mean / p95 | bot: mean / p95 | refused, replaced |")
