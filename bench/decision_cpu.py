@@ -14,12 +14,11 @@ from __future__ import annotations
 import sys
 import time
 
-from guandan.arena import ArenaResult, Timing, play_deal_set
+from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.match import Action, Observation
 from guandan.players.base import Player, Reason
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.search import SearchPlayer
-from guandan.seats import team_of
 
 
 class Timed:
@@ -53,17 +52,12 @@ def main() -> int:
                                                           "heuristic": ([], [])}
     result = ArenaResult("search", "heuristic", "site", "hand", seed)
     result.timing = {"search": Timing(), "heuristic": Timing()}
+    def build(side: str, s: int) -> Player:
+        inner: Player = SearchPlayer(seed=s) if side == "search" else HeuristicPlayer(s)
+        return Timed(inner, *times[side])  # type: ignore[return-value]
+
     for index in range(1, sets + 1):
-        for flip in (0, 1):
-            seating = ({"13": "search", "24": "heuristic"} if flip == 0
-                       else {"13": "heuristic", "24": "search"})
-            players: dict[int, Player] = {}
-            for seat in (1, 2, 3, 4):
-                s = seed * 1000 + index * 4 + seat
-                name = seating[team_of(seat)]
-                inner: Player = SearchPlayer(seed=s) if name == "search" else HeuristicPlayer(s)
-                players[seat] = Timed(inner, *times[name])  # type: ignore[assignment]
-            play_deal_set("site", seed, index, seating, players, result, "hand", 1, None)
+        play_both_seatings("site", index, result, build)
     for name, (wall, cpu) in times.items():
         print(f"{name}: {len(wall)} decisions; wall mean {1000 * sum(wall) / len(wall):.2f} ms, "
               f"p95 {1000 * p95(wall):.2f} ms; CPU mean {1000 * sum(cpu) / len(cpu):.2f} ms, "

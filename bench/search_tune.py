@@ -16,11 +16,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from guandan.arena import ArenaResult, Timing, play_deal_set
-from guandan.players.base import Player
+from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.search import SearchPlayer
-from guandan.seats import team_of
 
 
 def _result(seed: int) -> ArenaResult:
@@ -34,15 +32,8 @@ def run(args: tuple[dict[str, Any], int, list[int]]) -> ArenaResult:
     kwargs, seed, indexes = args
     result = _result(seed)
     for index in indexes:
-        for flip in (0, 1):
-            seating = ({"13": "search", "24": "heuristic"} if flip == 0
-                       else {"13": "heuristic", "24": "search"})
-            players: dict[int, Player] = {}
-            for seat in (1, 2, 3, 4):
-                s = seed * 1000 + index * 4 + seat
-                players[seat] = (SearchPlayer(seed=s, **kwargs)
-                                 if seating[team_of(seat)] == "search" else HeuristicPlayer(seed=s))
-            play_deal_set("site", seed, index, seating, players, result, "hand", 1, None)
+        play_both_seatings("site", index, result, lambda side, s: (
+            SearchPlayer(seed=s, **kwargs) if side == "search" else HeuristicPlayer(seed=s)))
     return result
 
 

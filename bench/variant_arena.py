@@ -16,10 +16,9 @@ import sys
 import time
 from typing import Any
 
-from guandan.arena import ArenaResult, Timing, play_deal_set
+from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.players import make_player
 from guandan.players.base import Player
-from guandan.seats import team_of
 
 
 def build(spec: dict[str, Any], seed: int) -> Player:
@@ -34,13 +33,8 @@ def main() -> int:
     result = ArenaResult("A", "B", "site", "hand", seed)
     result.timing = {"A": Timing(), "B": Timing()}
     for index in range(first, first + hands):
-        for flip in (0, 1):
-            seating = {"13": "A", "24": "B"} if flip == 0 else {"13": "B", "24": "A"}
-            players: dict[int, Player] = {}
-            for seat in (1, 2, 3, 4):
-                s = seed * 1000 + index * 4 + seat
-                players[seat] = build(a if seating[team_of(seat)] == "A" else b, s)
-            play_deal_set("site", seed, index, seating, players, result, "hand", 1, None)
+        play_both_seatings("site", index, result,
+                           lambda side, s: build(a if side == "A" else b, s))
     j = result.to_json()
     lo, hi = j["a_hand_win_ci95"]
     nlo, nhi = j["net_levels_per_hand_ci95"]

@@ -323,9 +323,27 @@ def _settings(name: str, samples: int | None) -> dict[str, Any]:
     return {"samples": samples, "budget_ms": None}
 
 
+def seat_seed(seed: int, index: int, seat: int) -> int:
+    """The seed of the player on ``seat`` in deal set ``index`` of a run seeded ``seed``: the
+    same in both seatings and in every run, so a run in parts plays what a whole run does."""
+    return seed * 1000 + index * 4 + seat
+
+
+def play_both_seatings(rules: str, index: int, result: ArenaResult,
+                       build: Callable[[str, int], Player]) -> None:
+    """Deal set ``index`` in both seatings, one hand each (hand mode), into ``result``, with the
+    player of each seat built by ``build(side, seat_seed(...))`` (``side``: ``result.a`` or
+    ``result.b``); for scripts that build players the arena cannot name (tuning aids)."""
+    for flip in (0, 1):
+        seating = _seating(result.a, result.b, flip)
+        players = {seat: build(seating[team_of(seat)], seat_seed(result.seed, index, seat))
+                   for seat in (1, 2, 3, 4)}
+        play_deal_set(rules, result.seed, index, seating, players, result, "hand", 1, None)
+
+
 def _players(seating: dict[str, str], seed: int, index: int,
              samples: int | None = None) -> dict[int, Player]:
-    return {seat: make_player(seating[team_of(seat)], seed=seed * 1000 + index * 4 + seat,
+    return {seat: make_player(seating[team_of(seat)], seed=seat_seed(seed, index, seat),
                               **_settings(seating[team_of(seat)], samples))
             for seat in (1, 2, 3, 4)}
 
