@@ -18,18 +18,13 @@ import json
 import sys
 from math import sqrt
 
+from lost_hands import theirs  # the same sides as lost_hands reads
+
 
 def ours_won(path: str) -> list[bool]:
-    won = []
     with open(path) as f:
-        for i, line in enumerate(f):
-            r = json.loads(line)
-            if r.get("outside"):
-                ours = {1, 2, 3, 4} - {int(s) for s in r["outside"]}
-            else:
-                ours = {1, 3} if i % 2 == 0 else {2, 4}
-            won.append(r["finish_order"][0] in ours)
-    return won
+        recs = [json.loads(line) for line in f]
+    return [r["finish_order"][0] not in theirs(r, i % 2 == 0) for i, r in enumerate(recs)]
 
 
 def main() -> int:
