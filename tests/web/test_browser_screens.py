@@ -551,6 +551,36 @@ def test_groups_are_columns_never_split(browser: Any, server: Server,
         ctx.close()
 
 
+@pytest.mark.parametrize("lang", ["ko", "zh", "en"])
+def test_every_menu_tab_shows_on_a_phone(browser: Any, server: Server, lang: str) -> None:
+    """At 360 px every tab of the menu is whole, inside the menu (not scrolled away) and left
+    of the language menu: the English "About Guandan" once pushed "Records" out of sight."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    page = ctx.new_page()
+    try:
+        page.goto(server.url + "/")
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang.startsWith('{lang}')")
+        box = page.evaluate("""() => {
+          const nav = document.querySelector("header nav"), r = nav.getBoundingClientRect();
+          const sel = document.querySelector("#lang").getBoundingClientRect();
+          return {scroll: nav.scrollWidth, client: nav.clientWidth, left: r.left,
+                  right: r.right, sel: sel.left,
+                  tabs: [...nav.querySelectorAll("a")].map(a => {
+                    const b = a.getBoundingClientRect();
+                    return [a.textContent, b.left, b.right]; })};
+        }""")
+        assert box["scroll"] <= box["client"], box
+        assert len(box["tabs"]) == 4
+        for text, left, right in box["tabs"]:
+            assert text.strip(), box
+            assert box["left"] - 0.5 <= left and right <= box["right"] + 0.5, (text, box)
+            assert right <= box["sel"], (text, box)
+        shot(page, f"menu-360-{lang}")
+    finally:
+        ctx.close()
+
+
 def test_replay_forwards_and_back(page: Any, server: Server) -> None:
     g = server.api("POST", "/api/games", json={"seed": 10})
     steps_to(server, g["id"], lambda s: s["hand_number"] == 3 and not s["result"])
