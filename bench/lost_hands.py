@@ -10,7 +10,10 @@ or with a bomb) when following an opponent's play, when following its partner's,
 plays per hand and those still in its hands when the hand ends, and its leads by kind. With
 ``--show N`` it prints the first N deal sets lost on the cards where the same cards won for the
 other side, trick by trick; with ``--write`` it writes every such deal set's two records (both
-seatings, as ``guandan-hand/1`` lines that ``guandan validate`` reads) to a file.
+seatings, as ``guandan-hand/1`` lines that ``guandan validate`` reads) to a file. Last it counts
+the deal sets won on both seatings and those the same cards won on both (each side won once,
+with the same cards): a side can climb above 50% of hands only by the deal sets it wins on
+both, so these bound what better play can still gain.
 """
 
 from __future__ import annotations
@@ -117,6 +120,7 @@ def main() -> None:
               f" bombs played per hand {st['bombs_played'] / max(1, st['hands']):.2f},"
               f" left per hand {st['bombs_left'] / max(1, st['hands']):.2f}")
     shown = 0
+    won_both = split = 0
     lost: list[dict[str, Any]] = []
     for i in range(0, len(recs) - 1, 2):
         a, b = recs[i], recs[i + 1]
@@ -125,6 +129,10 @@ def main() -> None:
         lost_b = b["finish_order"][0] in ob
         if lost_a and lost_b:
             lost += [a, b]
+        elif not lost_a and not lost_b:
+            won_both += 1
+        else:
+            split += 1  # each side won with the same cards: the cards decided
         if lost_a and lost_b and shown < args.show:
             # Both seatings lost by ours: in ``a`` ours held seats 1 and 3's cards and lost, in
             # ``b`` theirs held the same cards and won with them.
@@ -134,6 +142,8 @@ def main() -> None:
             show(b, ob)
             shown += 1
     print(f"deal sets lost on both seatings: {len(lost) // 2} of {len(recs) // 2}")
+    print(f"deal sets won on both seatings: {won_both}; won by the same cards on both (the"
+          f" cards decided): {split}")
     if args.write:
         with open(args.write, "w") as f:
             f.writelines(json.dumps(r, separators=(",", ":")) + "\n" for r in lost)
