@@ -6,8 +6,10 @@ by uniform random choices among the legal actions (the plays, and the pass when 
 decision is one such choice: the legal actions, the choice and the action applied. Prints
 decisions per second of the process's own CPU time (other work sharing the core then counts
 less; the wall-clock rate is printed too). ``--split`` also says how much of it the engine's
-move generation and reading take: it records every call the state makes to ``legal_plays``,
-``classify``, ``read_as`` and ``beats``, and times them again, alone, in the same order.
+move generation and reading take: it records every hand the state analyses for its plays (and
+each list of plays asked of it), every call to ``read_as`` and ``beats``, and times them again,
+alone, in the same order (on the plain-Python engine only: the compiled one calls them directly;
+``PYTHONPATH`` at a copy of ``guandan/`` without its ``.so`` files will do).
 ``--profile`` prints where the time goes instead (cProfile: the compiled modules show as one
 line per call into them).
 
@@ -24,7 +26,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import guandan.plays
 from guandan.cards import RANKS, Card, deal
 from guandan.deal import Deal
 
@@ -52,33 +53,67 @@ def run(hands: int, seed: int) -> tuple[int, float, float]:
 def split(hands: int, seed: int) -> None:
     """Print the CPU time per decision of the engine calls the state makes, and of the rest."""
     module = importlib.import_module("guandan.deal")
-    names = [n for n in ("legal_plays", "classify", "read_as", "beats") if hasattr(module, n)]
+    if not str(module.__file__).endswith(".py"):
+        # Compiled, the state calls these directly, past the module's attributes: nothing
+        # could be recorded, and every figure would read 0.
+        raise SystemExit("--split needs the plain-Python engine: the compiled guandan.deal "
+                         "calls the move generation, read_as and beats directly, so their "
+                         "calls cannot be recorded. Run it on a copy of the sources without "
+                         "the compiled .so files, or an install made with GUANDAN_PURE=1.")
+    groups = module._Groups
+    # The move generation: a seat's hand analysed once (a view the state keeps until the hand
+    # changes), then asked for its plays on each table.
+    events: list[tuple[str, int, Any]] = []
+
+    class Recorded(groups):  # type: ignore[misc, valid-type]
+        def __init__(self, hand: list[Card], level: str, every: bool) -> None:
+            self.index = len(events)
+            events.append(("new", self.index, (list(hand), level, every)))
+            super().__init__(hand, level, every)
+
+        def plays(self, table: Any) -> Any:
+            events.append(("plays", self.index, table))
+            return super().plays(table)
+
+    names = ("read_as", "beats")
     calls: dict[str, list[tuple[Any, ...]]] = {n: [] for n in names}
     real = {n: getattr(module, n) for n in names}
 
     def recorder(name: str) -> Callable[..., Any]:
         def record(*args: Any) -> Any:
-            # A copy of a hand: the state's own list changes as the hand is played.
             calls[name].append(tuple(list(a) if isinstance(a, list) else a for a in args))
             return real[name](*args)
         return record
 
+    module._Groups = Recorded  # type: ignore[attr-defined]
     for n in names:
         setattr(module, n, recorder(n))
     try:
         decisions, _, _ = run(hands, seed)
     finally:
+        module._Groups = groups  # type: ignore[attr-defined]
         for n in names:
             setattr(module, n, real[n])
     _, cpu, _ = run(hands, seed)
-    parts = []
-    engine = 0.0
+    last = {index: i for i, (_, index, _) in enumerate(events)}
+    views: dict[int, Any] = {}
+    start = time.process_time()
+    for i, (what, index, args) in enumerate(events):
+        if what == "new":
+            views[index] = groups(*args)
+        else:
+            views[index].plays(args)
+        if last[index] == i:
+            del views[index]  # as the state lets it go: no more live objects than it had
+    engine = moves = time.process_time() - start
+    parts = [f"move generation {moves / decisions * 1e6:.2f} µs "
+             f"({sum(e[0] == 'new' for e in events)} hands analysed, "
+             f"{sum(e[0] == 'plays' for e in events)} lists of plays)"]
     for n in names:
         fn, args_list = real[n], calls[n]
-        guandan.plays._VIEWS.clear()  # as at the start of the run
         start = time.process_time()
-        for args in args_list:
-            fn(*args)
+        for a in args_list:
+            fn(*a)
         spent = time.process_time() - start
         engine += spent
         parts.append(f"{n} {spent / decisions * 1e6:.2f} µs ({len(args_list)} calls)")
