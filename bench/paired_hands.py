@@ -6,7 +6,7 @@ Both files are arena records (``--out``) of the same deal sets in the same order
 programs (``--players X,outside``, the ``outside`` field) "ours" is the other side; otherwise
 ours is side A, on seats 1 and 3 in the first seating of each deal set and 2 and 4 in the
 second. Against opponents that answer a position always the same way (our players at a fixed
-``--samples``, the competition's ``ai3`` and ``ai6``) the two runs differ only where our
+``--samples``, the competition's ``ai2``, ``ai3`` and ``ai6``) the two runs differ only where our
 side's choice differs, so the count of hands won by one run only is a paired comparison, far
 tighter than two separate intervals. Prints hands won by each and by one only, and the sign
 test's z.
