@@ -35,6 +35,11 @@ def theirs(rec: dict[str, Any], first: bool) -> set[int]:
     return {2, 4} if first else {1, 3}
 
 
+def ours_lost(rec: dict[str, Any], first: bool) -> bool:
+    """Was the hand won by the other side (its first player out theirs)?"""
+    return bool(rec["finish_order"][0] in theirs(rec, first))
+
+
 def side_stats(recs: list[dict[str, Any]]) -> dict[str, Counter[str]]:
     stats = {"ours": Counter[str](), "theirs": Counter[str]()}
     for i, rec in enumerate(recs):
@@ -124,23 +129,22 @@ def main() -> None:
     lost: list[dict[str, Any]] = []
     for i in range(0, len(recs) - 1, 2):
         a, b = recs[i], recs[i + 1]
-        oa, ob = theirs(a, True), theirs(b, False)
-        lost_a = a["finish_order"][0] in oa
-        lost_b = b["finish_order"][0] in ob
-        if lost_a and lost_b:
-            lost += [a, b]
-        elif not lost_a and not lost_b:
+        lost_a, lost_b = ours_lost(a, True), ours_lost(b, False)
+        if not lost_a and not lost_b:
             won_both += 1
-        else:
+        elif not (lost_a and lost_b):
             split += 1  # each side won with the same cards: the cards decided
-        if lost_a and lost_b and shown < args.show:
-            # Both seatings lost by ours: in ``a`` ours held seats 1 and 3's cards and lost, in
-            # ``b`` theirs held the same cards and won with them.
-            print(f"deal set {a['match']}: ours lost on seats 1 and 3's cards, theirs won on them")
-            show(a, oa)
-            print("  the other seating (theirs on those cards):")
-            show(b, ob)
-            shown += 1
+        else:
+            lost += [a, b]
+            if shown < args.show:
+                # Both seatings lost by ours: in ``a`` ours held seats 1 and 3's cards and lost,
+                # in ``b`` theirs held the same cards and won with them.
+                print(f"deal set {a['match']}: ours lost on seats 1 and 3's cards, theirs won"
+                      " on them")
+                show(a, theirs(a, True))
+                print("  the other seating (theirs on those cards):")
+                show(b, theirs(b, False))
+                shown += 1
     print(f"deal sets lost on both seatings: {len(lost) // 2} of {len(recs) // 2}")
     print(f"deal sets won on both seatings: {won_both}; won by the same cards on both (the"
           f" cards decided): {split}")

@@ -18,13 +18,13 @@ import json
 import sys
 from math import sqrt
 
-from lost_hands import theirs  # the same sides as lost_hands reads
+from lost_hands import ours_lost  # the same sides and the same reading as lost_hands
 
 
 def ours_won(path: str) -> list[bool]:
     with open(path) as f:
         recs = [json.loads(line) for line in f]
-    return [r["finish_order"][0] not in theirs(r, i % 2 == 0) for i, r in enumerate(recs)]
+    return [not ours_lost(r, i % 2 == 0) for i, r in enumerate(recs)]
 
 
 def main() -> int:
