@@ -560,7 +560,7 @@ def test_every_menu_tab_shows_on_a_phone(browser: Any, server: Server, lang: str
     try:
         page.goto(server.url + "/")
         page.select_option("#lang", lang)
-        page.wait_for_function(f"document.documentElement.lang.startsWith('{lang}')")
+        page.wait_for_function(f"() => document.documentElement.lang.startsWith('{lang}')")
         box = page.evaluate("""() => {
           const nav = document.querySelector("header nav"), r = nav.getBoundingClientRect();
           const sel = document.querySelector("#lang").getBoundingClientRect();
@@ -577,6 +577,33 @@ def test_every_menu_tab_shows_on_a_phone(browser: Any, server: Server, lang: str
             assert box["left"] - 0.5 <= left and right <= box["right"] + 0.5, (text, box)
             assert right <= box["sel"], (text, box)
         shot(page, f"menu-360-{lang}")
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "zh", "en"])
+def test_seat_names_clear_of_the_log_button_on_a_phone(browser: Any, server: Server,
+                                                       lang: str) -> None:
+    """At 360 px the log's button sits in the table's top corner: no seat's name or count may
+    sit under it, in any language (the English "This hand's plays" once covered "27 cards")."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    page = ctx.new_page()
+    try:
+        g = server.api("POST", "/api/games", json={"seed": 5})
+        open_saved(page, server, g["id"])
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"() => document.documentElement.lang.startsWith('{lang}')")
+        wait_turn_or_result(page)
+        under = page.evaluate("""() => {
+          const log = document.querySelector("#btn-log").getBoundingClientRect();
+          const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
+            a.top < b.bottom - 1 && b.top < a.bottom - 1;
+          return [...document.querySelectorAll(".felt > .seat .seat-head > *")]
+            .filter(h => over(h.getBoundingClientRect(), log))
+            .map(h => `${h.closest(".seat").id}: ${h.textContent}`);
+        }""")
+        assert under == []
+        shot(page, f"log-button-360-{lang}")
     finally:
         ctx.close()
 
