@@ -35,6 +35,7 @@ COMPILED = [
     "guandan/env/tables.py",
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
+    "guandan/players/leads.py",
     "guandan/players/search.py",
     "guandan/players/tracker.py",
 ]

@@ -72,6 +72,7 @@ REASON_CODES: Final = {
     "lead_for_partner": ("play", "n"),
     "lead_hard_to_follow": ("play", "n"),
     "lead_split": ("play", "n"),
+    "lead_long_first": ("play", "n"),
     "lead_strongest_block": ("play", "n"),
     "lead_smallest_bomb": ("play",),
     "pass_nothing_beats": ("table",),

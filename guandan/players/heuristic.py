@@ -4,6 +4,8 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
 
 - leads the weakest play of that split (bombs last), or, with one play left that the others
   cannot beat, takes the trick with its sure winners first and goes out with the rest;
+  against an opponent that leads a weaker play after a stronger one, its long plays first
+  (``guandan.players.leads``);
 - leads what its partner can follow when the partner is nearly out (a low single to a partner
   holding one card, a low pair to one holding two);
 - does not beat its partner's winning play, except to go out or to stop the next opponent
@@ -38,6 +40,7 @@ from guandan.deal import TableEntry, holding_mask, next_holding
 from guandan.players.base import Reason
 from guandan.players.decompose import Decomposition, Part, decompose
 from guandan.players.describe import play_names, reason_params
+from guandan.players.leads import ANSWER_SIZE, LEAD_SIZE, careless, lead_order
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.plays import legal_plays
@@ -127,22 +130,44 @@ def _match_part(part: Part, plays: Sequence[Reading]) -> Reading | None:
 class HeuristicCore:
     """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
 
-    def __init__(self, read_passes: bool = True, bomb_timing: bool = True) -> None:
+    def __init__(self, read_passes: bool = True, bomb_timing: bool = True,
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
+                 ) -> None:
         #: Read the passes an opponent made when pressed (``View.opponent_beats``).
         self.read_passes = read_passes
         #: Take the lead with a bomb no unseen bomb can beat (``Tracker.bombs_above``) when
         #: three plays then finish, not only two.
         self.bomb_timing = bomb_timing
+        #: The lead order (``leads.lead_order``), and the one it answers an opponent who
+        #: leads otherwise with (``leads.careless``; None: always the first).
+        self.lead_size = lead_size
+        self.answer_size = answer_size
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 
     def __getstate__(self) -> dict[str, object]:
         """Pickled without its cache (the web game sends players to worker processes)."""
-        return {"read_passes": self.read_passes, "bomb_timing": self.bomb_timing}
+        return {"read_passes": self.read_passes, "bomb_timing": self.bomb_timing,
+                "lead_size": self.lead_size, "answer_size": self.answer_size}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.read_passes = bool(state.get("read_passes", True))
         self.bomb_timing = bool(state.get("bomb_timing", True))
+        lead_size = state.get("lead_size", LEAD_SIZE)
+        self.lead_size = float(lead_size) if isinstance(lead_size, (int, float)) else LEAD_SIZE
+        answer = state.get("answer_size", ANSWER_SIZE)
+        self.answer_size = float(answer) if isinstance(answer, (int, float)) else None
         self._cost_cache = {}
+
+    def lead_order_of(self, tracker: Tracker | None, seat: int) -> float:
+        """The lead order ``seat``'s team leads by (``leads.lead_order``'s ``per_card``): its
+        own, or the answer to an opponent whose calm leads follow another (``careless``)."""
+        if self.answer_size is None or tracker is None:
+            return self.lead_size
+        mate = partner(seat)
+        if any(careless(tracker.calm_leads.get(s, []), self.lead_size)
+               for s in SEATS if s != seat and s != mate):
+            return self.answer_size
+        return self.lead_size
 
     def cost(self, hand: Sequence[Card], level: str) -> float:
         key = (level, tuple(sorted(c.index for c in hand)))
@@ -218,7 +243,8 @@ class HeuristicCore:
         normal = [(part, r) for part, r in parts if not r.power]
         safe = [(part, r) for part, r in normal if not risky(r)]
         if safe:
-            _, r = max(safe, key=lambda x: (round(x[0].cost, 2), len(x[1].cards)))
+            per_card = self.lead_order_of(v.tracker, v.seat)
+            _, r = max(safe, key=lambda x: lead_order(x[0].cost, len(x[1].cards), per_card))
             ko, en = play_names(r)
             danger = any(v.counts[s] <= 2 for s in opps) and len(safe) < len(normal)
             if danger:
@@ -226,6 +252,12 @@ class HeuristicCore:
                     f"상대가 곧 나갈 수 있어 받기 어려운 {ko}(으)로 선출합니다.",
                     f"An opponent is nearly out: lead the {en}, which they cannot follow as "
                     f"easily.", "lead_hard_to_follow", play=r, n=low_opp)
+            if per_card != self.lead_size and len(r.cards) > 1:
+                return r, _r(
+                    f"상대가 긴 조합부터 내니 이쪽도 받기 어려운 긴 조합, {ko}부터 선출합니다.",
+                    f"The opponents lead their long plays first: lead yours first too, the "
+                    f"{en}, while it is hard to follow.", "lead_long_first", play=r,
+                    n=d.plays)
             return r, _r(
                 f"패를 {d.plays}개 조합으로 나눠 가장 약한 {ko}부터 선출합니다.",
                 f"The hand splits into {d.plays} plays: lead the weakest, the {en}.",
@@ -451,10 +483,11 @@ class HeuristicPlayer:
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, read_passes: bool = True, bomb_timing: bool = True
+    def __init__(self, seed: int = 0, read_passes: bool = True, bomb_timing: bool = True,
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
                  ) -> None:
         self.seed = seed
-        self.core = HeuristicCore(read_passes, bomb_timing)
+        self.core = HeuristicCore(read_passes, bomb_timing, lead_size, answer_size)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
 
     def act(self, obs: Observation) -> Action:

@@ -16,7 +16,8 @@ For each decision with more than one sensible choice (from the first trick by de
    ``Evidence`` and ``_draw``). With ``read_passes`` it reads the calm passes too: a careful
    player beats an opponent's play whenever a play of its hand split does;
 3. plays each candidate out to the end of the hand in every sample with a fast policy (every
-   seat plays the plays of its own hand split: it leads its weakest, follows with the play that
+   seat plays the plays of its own hand split: it leads its weakest (the seat's team in the
+   heuristic's order of the moment: ``HeuristicCore.lead_order_of``), follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
    joined to a full house's pair), bombs an opponent who is nearly out, never overtakes its
    partner), on a clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns,
@@ -45,14 +46,14 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
 from guandan.deal import PASS, Deal
 from guandan.levels import promotion
 from guandan.players.base import Reason
-from guandan.players.decompose import SF_COST, Part, decompose, same_rank_cost, sequence_cost
+from guandan.players.decompose import SF_COST, Part, decompose, same_rank_cost
 from guandan.players.describe import play_names, reason_params
 from guandan.players.heuristic import (
     CONTROL_KEEP,
@@ -63,6 +64,7 @@ from guandan.players.heuristic import (
     returns_to_partner,
     view_of,
 )
+from guandan.players.leads import ANSWER_SIZE, LEAD_SIZE, lead_bar, lead_order
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.plays import legal_plays
@@ -134,11 +136,6 @@ FOLLOW_TOP: Final = True
 #: (``every_play=False``): CONTRACT.md has ``act`` return one of ``obs.legal_actions``, which
 #: lists one play per kind, rank and size, and such a play is not among them.
 EVERY_PLAY: Final = 2
-#: A calm lead says the seat held nothing weaker only if it was weak itself (its cost).
-WEAK_LEAD: Final = 0.95
-#: A seat whose calm lead is weaker than an earlier one by more than this (in cost) is not
-#: leading its weakest first, and its leads are not read (``lead_bar``).
-CARELESS_MARGIN: Final = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,41 +200,16 @@ def abstract_reading(r: Reading) -> APlay:
     return APlay(r.kind, len(r.cards), r.key, r.power)
 
 
-def lead_rank(p: APlay) -> tuple[float, int]:
+def lead_rank(p: APlay, per_card: float = LEAD_SIZE) -> tuple[float, int]:
     """How weak a play is as a lead: the careful lead is the play of the split that ranks
-    highest (its cost, then its size), as the heuristic's."""
-    return round(p.cost, 2), p.size
+    highest, as the heuristic's (``heuristic.lead_order``)."""
+    return lead_order(p.cost, p.size, per_card)
 
 
-def lead_bar(leads: Sequence[Reading]) -> tuple[float, int] | None:
-    """The weakest lead rank a seat may still hold, after these calm leads (None: no bar).
-
-    Only weak leads count (costing at least ``WEAK_LEAD``: a jack single or weaker, any low
-    pair, run or triple): a strong play, a bomb above all, is led to cash a winner or to go
-    out, not because it is the weakest.
-    """
-    bar: tuple[float, int] | None = None
-    for r in leads:
-        a = abstract_reading(r)
-        if a.control:
-            continue
-        cost = (sequence_cost(r.kind, r.key) if r.kind in SEQUENCE_KINDS
-                else same_rank_cost(r.kind, r.key))
-        if cost < WEAK_LEAD:
-            continue
-        rank = lead_rank(replace(a, cost=cost))
-        if bar is not None and rank[0] > bar[0] + CARELESS_MARGIN:
-            # It led this weaker play after a stronger one: it does not lead its weakest
-            # first (an outside program, another style), so its leads say nothing here.
-            return None
-        if bar is None or rank < bar:
-            bar = rank
-    return bar
-
-
-def fails_bar(parts: Sequence[APlay], bar: tuple[float, int]) -> bool:
+def fails_bar(parts: Sequence[APlay], bar: tuple[float, int], per_card: float = LEAD_SIZE
+              ) -> bool:
     """Does a split hold a plain play weaker as a lead than the bar (see ``lead_bar``)?"""
-    return any(not p.power and lead_rank(p) > bar for p in parts)
+    return any(not p.power and lead_rank(p, per_card) > bar for p in parts)
 
 
 def beats_a_pass(parts: Sequence[APlay], passed: Sequence[APlay]) -> bool:
@@ -278,6 +250,7 @@ class Evidence:
     (see ``fails``)."""
 
     bar: tuple[float, int] | None = None  # its lead bar (``lead_bar``)
+    per_card: float = LEAD_SIZE  # the lead order the bar was read with (``lead_order``)
     passed: tuple[APlay, ...] = ()  # plays it passed on calmly, its hand unchanged since
     #: Plays it passed on when an opponent was about to go out (``Tracker.pressed_passes``):
     #: it then held nothing of their kind that beats them, and no bomb.
@@ -285,18 +258,20 @@ class Evidence:
 
     @classmethod
     def of(cls, tracker: Tracker, seat: int, passes: bool = True,
-           pressed: bool = True) -> Evidence | None:
-        bar = lead_bar(tracker.calm_leads.get(seat, []))
+           pressed: bool = True, per_card: float = LEAD_SIZE) -> Evidence | None:
+        bar = lead_bar(tracker.calm_leads.get(seat, []), per_card)
         passed = (tuple(abstract_reading(r) for r in tracker.calm_passes.get(seat, []))
                   if passes else ())
         hard = (tuple(abstract_reading(r) for r in tracker.pressed_passes.get(seat, []))
                 if pressed else ())
-        return cls(bar, passed, hard) if bar is not None or passed or hard else None
+        if bar is None and not passed and not hard:
+            return None
+        return cls(bar, per_card, passed, hard)
 
     def fails(self, parts: Sequence[APlay], cards: Sequence[Card] = (),
               level: str = "2") -> bool:
         """Does a split of this seat's hand (``cards``) hold what its plays say it does not?"""
-        if self.bar is not None and fails_bar(parts, self.bar):
+        if self.bar is not None and fails_bar(parts, self.bar, self.per_card):
             return True
         if self.passed and beats_a_pass(parts, self.passed):
             return True
@@ -399,10 +374,15 @@ class Rollout:
     finish order; the policy only chooses, and each choice is a real play of real cards.
     """
 
-    __slots__ = ("deal", "level", "parts", "table", "table_of")
+    __slots__ = ("deal", "lead_size", "level", "parts", "styles", "table", "table_of")
 
-    def __init__(self, deal: Deal, parts: dict[int, list[APlay]]) -> None:
+    def __init__(self, deal: Deal, parts: dict[int, list[APlay]],
+                 lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None) -> None:
         self.deal = deal
+        #: The lead order (``heuristic.lead_order``) of every seat, and of the seats that lead
+        #: otherwise (``styles``: seat -> its lead size).
+        self.lead_size = lead_size
+        self.styles = styles or {}
         self.level = deal.level
         self.parts = parts
         #: The table's play as an APlay, and the reading it stands for (computed once).
@@ -451,7 +431,8 @@ class Rollout:
                 p.kind in ("single", "pair") and not p.control
                 and any(counts[s] == p.size for s in opps))]
             if safe:
-                return max(safe, key=lambda p: (round(p.cost, 2), p.size))
+                per_card = self.styles.get(seat, self.lead_size)
+                return max(safe, key=lambda p: lead_order(p.cost, p.size, per_card))
             return max(normal, key=lambda p: (p.size, p.key))
         return min(parts, key=lambda p: (p.power, p.key))
 
@@ -637,7 +618,9 @@ class SearchPlayer:
                  bombs: bool = True, play_over_pass: bool = True,
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
                  read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
-                 follow_top: bool = FOLLOW_TOP, every_play: bool = False) -> None:
+                 follow_top: bool = FOLLOW_TOP, every_play: bool = False,
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
+                 ) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
@@ -656,7 +639,7 @@ class SearchPlayer:
         self.play_over_pass = play_over_pass
         self.budget_ms = budget_ms
         self.samples = samples
-        self.core = HeuristicCore()
+        self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
         self.last_samples = 0
 
@@ -787,9 +770,13 @@ class SearchPlayer:
         evidence: dict[int, Evidence] = {}
         if self.lead_eps < 1.0:
             for s in tracker.others():
-                ev = Evidence.of(tracker, s, self.read_passes, self.read_pressed)
+                ev = Evidence.of(tracker, s, self.read_passes, self.read_pressed,
+                                 self.core.lead_size)
                 if ev is not None:
                     evidence[s] = ev
+        # The play-outs lead for this seat and its partner as the heuristic would now.
+        ours = self.core.lead_order_of(tracker, me)
+        styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
@@ -802,7 +789,7 @@ class SearchPlayer:
                 parts[me] = list(c.mine)
                 deal = position.clone()
                 deal.apply(PASS if c.action is None else c.action)
-                rollout = Rollout(deal, parts)
+                rollout = Rollout(deal, parts, self.core.lead_size, styles)
                 rollout.run()
                 steps = rollout.value(me)
                 won = steps > 0

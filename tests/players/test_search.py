@@ -14,6 +14,7 @@ from guandan.deal import Deal
 from guandan.match import Event, Match
 from guandan.players.describe import REASON_CODES
 from guandan.players.heuristic import view_of
+from guandan.players.leads import lead_bar
 from guandan.players.search import (
     APlay,
     Candidate,
@@ -26,7 +27,6 @@ from guandan.players.search import (
     beats_a_pass,
     departure,
     holds_above,
-    lead_bar,
     lead_rank,
     same_rank_play,
 )
@@ -346,14 +346,6 @@ def test_following_weighs_the_highest_plain_play_too() -> None:
     off = SearchPlayer(seed=0, samples=4, budget_ms=None, follow_top=False)
     assert all(a is None or a.power or a is h_play for a in
                (c.action for c in off.candidates(v, h_play)))
-
-
-def test_a_seat_that_leads_a_weaker_play_after_a_stronger_one_is_not_read() -> None:
-    # A careful player leads its weakest play first: a single 5 then a pair of 8s fits it; a
-    # pair of 8s then a single 5 does not (an outside program's style), and says nothing.
-    pair8, single5 = reading("S8 D8", "2"), reading("S5", "2")
-    assert lead_bar([single5, pair8]) is not None
-    assert lead_bar([pair8, single5]) is None
 
 
 def test_holds_above_counts_wilds_and_jokers() -> None:
