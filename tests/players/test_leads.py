@@ -83,3 +83,12 @@ def test_the_search_plays_out_its_team_leading_as_the_heuristic_would() -> None:
     p = SearchPlayer(seed=0, samples=8, budget_ms=None)
     assert p.core.lead_order_of(Tracker.from_observation(obs), 1) == 0.1
     assert obs.legal_actions.count(p.act(obs)) == 1
+
+
+def test_the_lead_settings_travel_with_the_player() -> None:
+    import pickle
+
+    p = HeuristicPlayer(lead_size=0.05, answer_size=None)
+    copy_ = pickle.loads(pickle.dumps(p))
+    assert (copy_.core.lead_size, copy_.core.answer_size) == (0.05, None)
+    assert pickle.loads(pickle.dumps(HeuristicPlayer())).core.answer_size == 0.1
