@@ -202,7 +202,7 @@ def abstract_reading(r: Reading) -> APlay:
 
 def lead_rank(p: APlay, per_card: float = LEAD_SIZE) -> tuple[float, int]:
     """How weak a play is as a lead: the careful lead is the play of the split that ranks
-    highest, as the heuristic's (``heuristic.lead_order``)."""
+    highest, as the heuristic's (``leads.lead_order``)."""
     return lead_order(p.cost, p.size, per_card)
 
 
@@ -379,7 +379,7 @@ class Rollout:
     def __init__(self, deal: Deal, parts: dict[int, list[APlay]],
                  lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None) -> None:
         self.deal = deal
-        #: The lead order (``heuristic.lead_order``) of every seat, and of the seats that lead
+        #: The lead order (``leads.lead_order``) of every seat, and of the seats that lead
         #: otherwise (``styles``: seat -> its lead size).
         self.lead_size = lead_size
         self.styles = styles or {}
