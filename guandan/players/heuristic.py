@@ -12,12 +12,14 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
   from going out over a weak single or pair;
 - follows an opponent with the play that costs its hand least, and only if it costs little;
 - keeps its bombs until they change a trick that matters: an opponent about to go out, or the
-  last tricks of its own hand;
+  last tricks of its own hand (a bomb takes the lead when three plays then finish it; two,
+  against an opponent seen bombing while calm, who would bomb back: ``Tracker.bombs_readily``);
 - does not lead a single into an opponent holding one card (nor a pair into one holding two)
   unless nothing at all beats it;
 - reads the passes an opponent made when pressed (an opponent of theirs about to go out): such
   a player beats whatever it can, so it holds nothing above that play (``Tracker.cannot_beat``);
-- takes the lead with a bomb no unseen bomb can beat when three plays then take it out;
+- takes the lead with a bomb no unseen bomb can beat when three plays then take it out, even
+  against such an opponent;
 - returns the tribute card whose loss costs its hand least (to its partner, the highest such).
 
 Every choice comes with a short reason in Korean and English that names the play.
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from guandan.cards import RANK_VALUE, Card
 from guandan.deal import TableEntry, holding_mask, next_holding
@@ -55,6 +57,13 @@ if TYPE_CHECKING:
 FOLLOW_SLACK = (0.25, 0.8, 99.0)
 #: Extra cost of spending a big card (level rank or a joker) on a small trick when calm.
 CONTROL_KEEP = 0.35
+#: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays;
+#: in two only, once an opponent has been seen bombing while calm (``Tracker.bombs_readily``),
+#: since such a player bombs back. 3 won 53.1% of 4,000 hands against the same heuristic with 2
+#: (``bench/ai_figures.md``, stop 33).
+BOMB_FINISH: Final = 3
+#: Against opponents who bomb readily (and with ``bomb_finish`` 2, always).
+BOMB_FINISH_READY: Final = 2
 
 
 @dataclass
@@ -131,10 +140,12 @@ class HeuristicCore:
     """The decision rules, on a :class:`View`; shared by the heuristic and search players."""
 
     def __init__(self, read_passes: bool = True, bomb_timing: bool = True,
-                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
-                 ) -> None:
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
+                 bomb_finish: int = BOMB_FINISH) -> None:
         #: Read the passes an opponent made when pressed (``View.opponent_beats``).
         self.read_passes = read_passes
+        #: A calm bomb takes the lead when this many plays then finish (``BOMB_FINISH``).
+        self.bomb_finish = bomb_finish
         #: Take the lead with a bomb no unseen bomb can beat (``Tracker.bombs_above``) when
         #: three plays then finish, not only two.
         self.bomb_timing = bomb_timing
@@ -147,7 +158,8 @@ class HeuristicCore:
     def __getstate__(self) -> dict[str, object]:
         """Pickled without its cache (the web game sends players to worker processes)."""
         return {"read_passes": self.read_passes, "bomb_timing": self.bomb_timing,
-                "lead_size": self.lead_size, "answer_size": self.answer_size}
+                "lead_size": self.lead_size, "answer_size": self.answer_size,
+                "bomb_finish": self.bomb_finish}
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.read_passes = bool(state.get("read_passes", True))
@@ -156,6 +168,8 @@ class HeuristicCore:
         self.lead_size = float(lead_size) if isinstance(lead_size, (int, float)) else LEAD_SIZE
         answer = state.get("answer_size", ANSWER_SIZE)
         self.answer_size = float(answer) if isinstance(answer, (int, float)) else None
+        finish = state.get("bomb_finish", BOMB_FINISH)
+        self.bomb_finish = finish if isinstance(finish, int) else BOMB_FINISH
         self._cost_cache = {}
 
     def lead_order_of(self, tracker: Tracker | None, seat: int) -> float:
@@ -168,6 +182,13 @@ class HeuristicCore:
                for s in SEATS if s != seat and s != mate):
             return self.answer_size
         return self.lead_size
+
+    def finish_plays(self, tracker: Tracker | None, seat: int) -> int:
+        """How few plays must finish the hand after a calm bomb for ``seat`` to bomb for the
+        lead: ``bomb_finish``, or ``BOMB_FINISH_READY`` when an opponent bombs readily."""
+        if tracker is not None and tracker.bombs_readily(seat):
+            return min(self.bomb_finish, BOMB_FINISH_READY)
+        return self.bomb_finish
 
     def cost(self, hand: Sequence[Card], level: str) -> float:
         key = (level, tuple(sorted(c.index for c in hand)))
@@ -352,12 +373,15 @@ class HeuristicCore:
         bombs = [p for p in v.plays if p.power]
         if bombs:
             after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
-            finishing = [p for p in bombs if after_plays[id(p)] <= 2]
+            finish = self.finish_plays(v.tracker, v.seat)
+            finishing = [p for p in bombs if after_plays[id(p)] <= finish]
+            sure = False
             if not finishing and self.bomb_timing and v.tracker is not None:
                 # Bomb timing: a bomb that no unseen bomb can beat is a sure trick; with the
                 # lead it takes, three plays may take the hand out.
                 finishing = [p for p in bombs if after_plays[id(p)] <= 3
                              and v.tracker.bombs_above(p) == 0]
+                sure = bool(finishing)
             if urgency >= 1 or finishing:
                 pool = finishing if (finishing and urgency == 0) else bombs
                 p = min(pool, key=lambda x: (self.cost(remove_cards(v.hand, x.cards), level)
@@ -369,7 +393,7 @@ class HeuristicCore:
                         f"An opponent is running low: cut the {t_en} with the {en}.",
                         "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
-                if k > 2:  # a sure bomb (bomb timing)
+                if sure:  # a sure bomb (bomb timing)
                     return p, _r(
                         f"남은 패 중 {ko}을(를) 이길 폭탄이 없으니 선을 잡고 {k}개 조합으로 "
                         f"나갑니다.",
@@ -484,10 +508,10 @@ class HeuristicPlayer:
     name = "heuristic"
 
     def __init__(self, seed: int = 0, read_passes: bool = True, bomb_timing: bool = True,
-                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
-                 ) -> None:
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
+                 bomb_finish: int = BOMB_FINISH) -> None:
         self.seed = seed
-        self.core = HeuristicCore(read_passes, bomb_timing, lead_size, answer_size)
+        self.core = HeuristicCore(read_passes, bomb_timing, lead_size, answer_size, bomb_finish)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
 
     def act(self, obs: Observation) -> Action:

@@ -56,6 +56,7 @@ from guandan.players.base import Reason
 from guandan.players.decompose import SF_COST, Part, decompose, same_rank_cost
 from guandan.players.describe import play_names, reason_params
 from guandan.players.heuristic import (
+    BOMB_FINISH,
     CONTROL_KEEP,
     FOLLOW_SLACK,
     HeuristicCore,
@@ -374,11 +375,15 @@ class Rollout:
     finish order; the policy only chooses, and each choice is a real play of real cards.
     """
 
-    __slots__ = ("deal", "lead_size", "level", "parts", "styles", "table", "table_of")
+    __slots__ = ("deal", "finish", "lead_size", "level", "parts", "styles", "table", "table_of")
 
     def __init__(self, deal: Deal, parts: dict[int, list[APlay]],
-                 lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None) -> None:
+                 lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None,
+                 finish: dict[int, int] | None = None) -> None:
         self.deal = deal
+        #: Per seat, how few plays must finish its hand after a calm bomb for it to bomb for
+        #: the lead (``HeuristicCore.finish_plays``; ``BOMB_FINISH`` for a seat not named).
+        self.finish = finish or {}
         #: The lead order (``leads.lead_order``) of every seat, and of the seats that lead
         #: otherwise (``styles``: seat -> its lead size).
         self.lead_size = lead_size
@@ -522,7 +527,8 @@ class Rollout:
                 parts.append(best)  # played at once: ``play`` takes it out again
             return best
         bombs = [p for p in parts if p.power and p.beats(table)]
-        if bombs and (urgency >= 1 or len(parts) <= 3):
+        # ``parts`` still holds the bomb: the plays left after it are one fewer.
+        if bombs and (urgency >= 1 or len(parts) <= self.finish.get(seat, BOMB_FINISH) + 1):
             return min(bombs, key=lambda p: (p.power, p.key))
         return None
 
@@ -619,8 +625,8 @@ class SearchPlayer:
                  lead_eps: float = LEAD_EPS, lead_tries: int = LEAD_TRIES,
                  read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
                  follow_top: bool = FOLLOW_TOP, every_play: bool = False,
-                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE
-                 ) -> None:
+                 lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
+                 bomb_finish: int = BOMB_FINISH) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
@@ -639,7 +645,8 @@ class SearchPlayer:
         self.play_over_pass = play_over_pass
         self.budget_ms = budget_ms
         self.samples = samples
-        self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size)
+        self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size,
+                                  bomb_finish=bomb_finish)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
         self.last_samples = 0
 
@@ -777,6 +784,8 @@ class SearchPlayer:
         # The play-outs lead for this seat and its partner as the heuristic would now.
         ours = self.core.lead_order_of(tracker, me)
         styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
+        # Each seat bombs for the lead as the heuristic would, given what it has seen.
+        finish = {s: self.core.finish_plays(tracker, s) for s in SEATS}
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
@@ -789,7 +798,7 @@ class SearchPlayer:
                 parts[me] = list(c.mine)
                 deal = position.clone()
                 deal.apply(PASS if c.action is None else c.action)
-                rollout = Rollout(deal, parts, self.core.lead_size, styles)
+                rollout = Rollout(deal, parts, self.core.lead_size, styles, finish)
                 rollout.run()
                 steps = rollout.value(me)
                 won = steps > 0

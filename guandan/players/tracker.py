@@ -15,6 +15,10 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 - ``pressed_passes``: the plays each seat passed on when an opponent was about to go out
   (urgency 2): a player then beats whatever it can, so it holds no play of that kind and size
   that beats them, for good (cards only leave a hand): ``cannot_beat``;
+- ``calm_bombs``: the bombs each seat played on an opponent's play while calm (urgency 0) and
+  still holding many cards (``CALM_BOMB_KEPT``): not a bomb that takes the hand out, but one
+  spent early, which a careful player does not do; such a seat bombs back readily
+  (``Tracker.bombs_readily``);
 - ``sample``: random hands for the other seats consistent with all of the above.
 
 >>> from guandan.match import Match
@@ -41,6 +45,8 @@ if TYPE_CHECKING:
 
 #: No cap: any single may be held.
 NO_CAP = 99
+#: A calm bomb counts (``calm_bombs``) when the bomber still holds at least this many cards.
+CALM_BOMB_KEPT = 10
 
 
 @dataclass
@@ -58,6 +64,7 @@ class Tracker:
     calm_leads: dict[int, list[Reading]] = field(default_factory=dict)
     calm_passes: dict[int, list[Reading]] = field(default_factory=dict)
     pressed_passes: dict[int, list[Reading]] = field(default_factory=dict)
+    calm_bombs: dict[int, int] = field(default_factory=dict)
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Tracker:
@@ -71,6 +78,7 @@ class Tracker:
         calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
         calm_passes: dict[int, list[Reading]] = {s: [] for s in SEATS}
         pressed: dict[int, list[Reading]] = {s: [] for s in SEATS}
+        calm_bombs = dict.fromkeys(SEATS, 0)
         # Cards held at the start of play: the counts now plus what each seat has played since.
         left = dict(obs.counts)
         for e in obs.history:
@@ -93,6 +101,10 @@ class Tracker:
                 if table is None and all(left[s] > 2 for s in SEATS
                                          if s != e.seat and left[s] > 0):
                     calm_leads[e.seat].append(e.play)
+                elif (table is not None and e.play.power and table[0] != partner(e.seat)
+                        and left[e.seat] - len(cards) >= CALM_BOMB_KEPT
+                        and urgency(e.seat, table[0], left) == 0):
+                    calm_bombs[e.seat] += 1
                 unseen.subtract(cards)
                 for c in cards:
                     if pinned[e.seat][c] > 0:
@@ -120,9 +132,15 @@ class Tracker:
             pinned[s] = +pinned[s]
         unseen = +unseen
         return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
-                   calm_leads, calm_passes, pressed)
+                   calm_leads, calm_passes, pressed, calm_bombs)
 
     # -- questions -----------------------------------------------------------------------------
+
+    def bombs_readily(self, seat: int) -> bool:
+        """Has an opponent of ``seat`` been seen bombing while calm (``calm_bombs``)? Then a
+        bomb of ``seat``'s is likely to be bombed back."""
+        mate = partner(seat)
+        return any(self.calm_bombs.get(s, 0) > 0 for s in SEATS if s != seat and s != mate)
 
     def others(self) -> list[int]:
         """The other seats still holding cards."""

@@ -9,6 +9,7 @@ from guandan.match import PASS, Event
 from guandan.players import make_player
 from guandan.players.describe import play_names
 from guandan.players.heuristic import HeuristicPlayer
+from guandan.players.tracker import Tracker
 from guandan.readings import Reading
 
 from .positions import position, reading, return_position
@@ -189,14 +190,38 @@ def test_no_block_over_partner_when_the_next_opponent_showed_it_cannot_beat() ->
 
 def test_a_bomb_no_unseen_bomb_beats_takes_the_lead_to_finish() -> None:
     # Calm, an opponent's pair of 9s: only the joker bomb beats it. Nothing unseen can beat a
-    # joker bomb, and three plays then take the hand out: bomb now (bomb timing). Without the
-    # timing the bomb waits (three plays are more than the two it otherwise needs).
+    # joker bomb, and three plays then take the hand out: bomb now (bomb timing), even where a
+    # bomb otherwise needs two plays to finish (``bomb_finish=2``, as against opponents who
+    # bomb readily). Without the timing that bomb waits.
     hand = "BJ BJ LJ LJ S3 D7 C7 H7 SK"
-    a, p = act(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})
+    obs = position(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})
+    p = HeuristicPlayer(bomb_finish=2)
+    a = p.act(obs)
     assert isinstance(a, Reading) and a.kind == "joker_bomb"
     assert p.reason.code == "bomb_sure" and p.reason.params["n"] == 3
-    blind = HeuristicPlayer(bomb_timing=False)
-    assert blind.act(position(hand, table=(2, "S9 D9"), counts={2: 20, 3: 20, 4: 20})) is PASS
+    assert HeuristicPlayer(bomb_timing=False, bomb_finish=2).act(obs) is PASS
+
+
+def test_a_calm_bomb_takes_the_lead_when_three_plays_then_finish() -> None:
+    # Calm, an opponent's pair of 9s: only the four 8s beat it, and unseen bombs beat them.
+    # Three plays (a 3, three 7s, a king) then finish the hand: bomb for the lead.
+    hand = "S8 D8 C8 H8 S3 D7 C7 H7 SK"
+    a, p = act(hand, table=(4, "S9 D9"), counts={2: 20, 3: 19, 4: 15})
+    assert isinstance(a, Reading) and a.kind == "bomb" and a.rank == "8"
+    assert p.reason.code == "bomb_to_finish" and p.reason.params["n"] == 3
+    named(a, p)
+    # Seat 4 bombed seat 3's single earlier, calm and keeping 17 cards: it bombs readily and
+    # would bomb back, so the four 8s wait until two plays finish the hand.
+    history = [Event("play", 3, play=reading("S5", "2"), lead=True),
+               Event("play", 4, play=reading("S6 D6 C6 H6", "2")),
+               Event("pass", 1), Event("pass", 2), Event("pass", 3),
+               Event("play", 4, play=reading("S9 D9", "2"), lead=True)]
+    obs = position(hand, table=(4, "S9 D9"), counts={2: 20, 3: 19, 4: 15}, history=history)
+    assert Tracker.from_observation(obs).bombs_readily(1)
+    p = HeuristicPlayer()
+    assert p.act(obs) is PASS and p.reason.code == "pass_keep_bomb"
+    assert HeuristicPlayer(bomb_finish=2).act(
+        position(hand, table=(4, "S9 D9"), counts={2: 20, 3: 19, 4: 15})) is PASS
 
 
 def test_a_lead_an_opponent_nearly_out_showed_it_cannot_follow_is_safe() -> None:
@@ -214,3 +239,11 @@ def test_a_lead_an_opponent_nearly_out_showed_it_cannot_follow_is_safe() -> None
     b = blind.act(obs)
     assert isinstance(b, Reading) and b.kind == "single"
     assert blind.reason.code == "lead_hard_to_follow"
+
+
+def test_the_bomb_finish_setting_travels_with_a_pickled_player() -> None:
+    import pickle
+
+    assert pickle.loads(pickle.dumps(HeuristicPlayer(bomb_finish=2))).core.bomb_finish == 2
+    assert pickle.loads(pickle.dumps(HeuristicPlayer())).core.bomb_finish == 3
+    assert make_player("search", bomb_finish=2).core.bomb_finish == 2

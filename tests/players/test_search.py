@@ -467,3 +467,19 @@ def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
         pa, pb = make(), make()
         assert pa.act(obs_a) == pb.act(obs_b)
         assert pa.reason == pb.reason
+
+
+def test_play_outs_bomb_for_the_lead_as_the_heuristic_would() -> None:
+    # Seat 1 leads a 9 into seat 2, whose only play above it is four 5s; after them three plays
+    # finish its hand (a 4, three 7s, an 8). Calm, the play-outs bomb, as the heuristic does
+    # (``BOMB_FINISH``), unless seat 2 has seen an opponent bomb readily (``finish`` 2).
+    hands = {1: parse_cards("S9 S3 D4 C6 S8 DT SJ DQ HK SA"),
+             2: parse_cards("S5 D5 C5 H5 S4 C7 H7 D7 D8"),
+             3: parse_cards("S2 D2 C3 H3 C4 H4 C8 H8 C9 H9"),
+             4: parse_cards("ST CT HT SQ CQ HQ SK CK DK CJ")}
+    parts = {s: abstract_hand(hands[s], "2") for s in hands}
+    for finish, expected in ((None, True), ({2: 2}, False)):
+        deal = Deal(hands, "2", 1)
+        deal.apply(read_as(parse_cards("S9"), "2", "single", "9"))
+        choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, finish=finish).choose(2)
+        assert (choice is not None and choice.power > 0) is expected

@@ -210,3 +210,29 @@ def test_bombs_above_counts_the_bigger_bombs_the_unseen_cards_could_make() -> No
     t.unseen[parse_cards("BJ")[0]] += 1
     assert t.bombs_above(reading("S9 D9 H9 C9", "2")) == 2  # and the joker bomb
     assert t.bombs_above(reading("BJ BJ LJ LJ", "2")) == 0
+
+
+def test_calm_bombs_are_bombs_spent_early_on_an_opponent_while_nobody_is_low() -> None:
+    # Seat 1 leads a 9; seat 2 bombs it with four 5s, calm and keeping 19 cards; seat 3 bombs
+    # back with four 6s, calm too. Seat 4 later bombs its partner's queen: no sign. Seat 4 then
+    # bombs seat 1's 4 keeping only 9 cards (a bomb to finish, not one spent early), and seat 2
+    # bombs seat 3's king while seat 3 holds 8 cards (pressed).
+    history = [Event("play", 1, play=reading("S9", "2"), lead=True),
+               Event("play", 2, play=reading("S5 D5 C5 H5", "2")),
+               Event("play", 3, play=reading("S6 D6 C6 H6", "2")),
+               Event("pass", 4), Event("pass", 1), Event("pass", 2),
+               Event("play", 3, play=reading("S3", "2"), lead=True), Event("pass", 4),
+               Event("pass", 1), Event("play", 2, play=reading("SQ", "2")),
+               Event("play", 4, play=reading("S8 D8 C8 H8", "2")),
+               Event("pass", 1), Event("pass", 2), Event("pass", 3),
+               Event("play", 4, play=reading("D3", "2"), lead=True),
+               Event("play", 1, play=reading("S4", "2")),
+               Event("play", 4, play=reading("S7 D7 C7 H7", "2")),
+               Event("pass", 1), Event("pass", 2), Event("pass", 3),
+               Event("play", 4, play=reading("C4", "2"), lead=True), Event("pass", 1),
+               Event("pass", 2), Event("play", 3, play=reading("SK", "2")),
+               Event("play", 2, play=reading("S2 D2 C2 H2", "2"))]
+    obs = position(TEN, counts={2: 14, 3: 8, 4: 8}, history=history, table=(2, "S2 D2 C2 H2"))
+    t = Tracker.from_observation(obs)
+    assert t.calm_bombs == {1: 0, 2: 1, 3: 1, 4: 0}
+    assert t.bombs_readily(1) and t.bombs_readily(4)  # seats 2 and 3 are their opponents
