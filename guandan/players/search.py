@@ -20,7 +20,8 @@ For each decision with more than one sensible choice (from the first trick by de
    heuristic's order of the moment: ``HeuristicCore.lead_order_of``), follows with the play that
    costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
    joined to a full house's pair), bombs an opponent who is nearly out or for the lead when
-   the heuristic would (``HeuristicCore.finish_plays``), never overtakes its partner), on a clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns,
+   the heuristic would (``HeuristicCore.finish_plays``), never overtakes its partner), on a
+   clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns,
    tricks, partner lead and finish order, the policy only chooses real plays of real cards
    (``bench/sim_fidelity.py`` measures how often it makes the heuristic's own choice);
 4. scores each finish as the hand won or lost (±1) plus a tenth of the levels it moves
