@@ -59,8 +59,8 @@ FOLLOW_SLACK = (0.25, 0.8, 99.0)
 CONTROL_KEEP = 0.35
 #: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays;
 #: in two only, once an opponent has been seen bombing while calm (``Tracker.bombs_readily``),
-#: since such a player bombs back. 3 won 53.1% of 4,000 hands against the same heuristic with 2
-#: (``bench/ai_figures.md``, stop 33).
+#: since such a player bombs back. 3 (with that wait) won 53.0% of 4,000 hands against the same
+#: heuristic with 2 (``bench/ai_figures.md``, stop 33).
 BOMB_FINISH: Final = 3
 #: Against opponents who bomb readily (and with ``bomb_finish`` 2, always).
 BOMB_FINISH_READY: Final = 2
@@ -147,7 +147,7 @@ class HeuristicCore:
         #: A calm bomb takes the lead when this many plays then finish (``BOMB_FINISH``).
         self.bomb_finish = bomb_finish
         #: Take the lead with a bomb no unseen bomb can beat (``Tracker.bombs_above``) when
-        #: three plays then finish, not only two.
+        #: three plays then finish, also where ``finish_plays`` asks for two.
         self.bomb_timing = bomb_timing
         #: The lead order (``leads.lead_order``), and the one it answers an opponent who
         #: leads otherwise with (``leads.careless``; None: always the first).
