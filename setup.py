@@ -36,6 +36,7 @@ COMPILED = [
     "guandan/players/decompose.py",
     "guandan/players/heuristic.py",
     "guandan/players/leads.py",
+    "guandan/players/playout.py",
     "guandan/players/search.py",
     "guandan/players/tracker.py",
 ]

@@ -23,7 +23,8 @@ import sys
 
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import Evidence, abstract_hand, abstract_reading
+from guandan.players.playout import abstract_hand, abstract_reading
+from guandan.players.search import Evidence
 from guandan.players.tracker import Tracker
 
 

@@ -4,7 +4,7 @@
     .venv/bin/python bench/sim_fidelity.py --records RECORDS.jsonl
 
 The first form plays HANDS hands (default 60) of four heuristic players and, at every decision,
-asks the search's fast rollout policy (``guandan.players.search.Rollout``, on a clone of the
+asks the search's fast rollout policy (``guandan.players.playout.Rollout``, on a clone of the
 match's current ``Deal``) what it would do on the same real cards. The rollouts predict the
 heuristic's answers best when the two agree; the report gives the agreement per table kind, and
 how often one plays where the other passes.
@@ -27,7 +27,7 @@ from guandan.cards import parse_cards
 from guandan.deal import PASS, Deal
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
-from guandan.players.search import APlay, Rollout, abstract_hand, abstract_reading
+from guandan.players.playout import APlay, Rollout, abstract_hand, abstract_reading
 from guandan.readings import Reading, read_as
 from guandan.seats import SEATS, partner
 

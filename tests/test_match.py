@@ -301,7 +301,8 @@ def test_parse_cards_exported() -> None:
      "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.levels",
      "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
-     "guandan.players.search", "guandan.players.tracker", "guandan.players.decompose",
+     "guandan.players.search", "guandan.players.playout", "guandan.players.tracker",
+     "guandan.players.decompose",
      "guandan.players.describe", "guandan.players.compiled"],
 )
 def test_docstring_examples(module: str) -> None:

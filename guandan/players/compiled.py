@@ -5,7 +5,8 @@ install leaves each compiled module (``search.cpython-311-x86_64-linux-gnu.so``)
 source, and Python imports it first, so an edited source does nothing until the package is
 installed again; ``guandan.players`` warns when that is so.
 
->>> sorted(compiled_modules()) in ([], ["decompose", "heuristic", "leads", "search", "tracker"])
+>>> sorted(compiled_modules()) in ([], ["decompose", "heuristic", "leads", "playout", "search",
+...                                    "tracker"])
 True
 """
 

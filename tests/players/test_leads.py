@@ -8,7 +8,8 @@ from guandan.deal import Deal
 from guandan.match import Event
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.leads import careless, lead_bar, lead_order
-from guandan.players.search import Rollout, SearchPlayer, abstract_hand
+from guandan.players.playout import Rollout, abstract_hand
+from guandan.players.search import SearchPlayer
 from guandan.players.tracker import Tracker
 
 from .positions import position, reading
