@@ -12,8 +12,8 @@ search could read in its sampled deals as it reads the calm leads.
 
 Stop 35 (``bench/ai_figures.md``), the search at 16 sampled deals against the bots: `ai3` held
 a bomb at none of its 1,978 calm passes (600 hands), whether it had bombed while calm or not;
-`ai2`'s seats that had bombed while calm held one at 38% of 351, the others at 71% of 802 (174
-hands); our seats at 72-88%. Read into the search's sampled deals (a deal giving such a seat a
+`ai2`'s seats that had bombed while calm held one at 40% of 1,275, the others at 71% of 2,457
+(600 hands); our seats at 48-88%. Read into the search's sampled deals (a deal giving such a seat a
 bomb weighed 0.25), it changed 12 of 600 hands against `ai3` and none of their results.
 """
 
