@@ -2,13 +2,16 @@
 
     .venv/bin/python bench/lead_data.py RECORDS.jsonl [--seats ours|all] [--test 0.25]
 
-Replays an arena's records of ``search`` against another player (``--players search,X``: the
-search holds seats 1 and 3 in a deal set's first seating, 2 and 4 in its second) and, at every
+Replays an arena's hand-mode records of ``search`` against another player (``--players
+search,X --mode hand``: the search holds seats 1 and 3 in a deal set's first seating, 2 and 4
+in its second) and, at every
 lead of the search's seats where the play-outs' lead policy (``Rollout.lead``) ranks the safe
 plays of the split by ``lead_order``, notes the plays it could lead and the one it led. Fits a
 conditional logit over the plays' features (with lead_order's own choice among them, so that
 the fit can only add to it) on the first deal sets and prints its accuracy on the last ones
-(``--test``) beside the plain lead order's, and the weights.
+(``--test``) beside the plain lead order's, and the weights. The plain order is the default
+one (``LEAD_SIZE``); where the search's team answers a careless opponent with its long plays
+first (``ANSWER_SIZE``), as against the competition's bots, the play-outs lead otherwise.
 
 A learned lead order for the play-outs' own side would make them play more as the search
 really does. Stop 35 (``bench/ai_figures.md``) found no room for it: on 393 hands of the search
@@ -84,6 +87,9 @@ def examples(path: str, seats: str, tally: Counter[str] | None = None
     with open(path, encoding="utf-8") as f:
         for i, line in enumerate(f):
             rec = json.loads(line)
+            if rec["hand"] != 1:
+                raise SystemExit(f"{path}: line {i + 1} is a match's hand {rec['hand']}: "
+                                 "hand-mode records only (--mode hand)")
             if rec["tribute"]["kind"] != "none":
                 continue
             ours = {1, 3} if i % 2 == 0 else {2, 4}
@@ -150,7 +156,8 @@ def main() -> int:
     cut = sets[int(len(sets) * (1 - args.test))] if sets else 0
     train = [(np.array(x), y) for d, x, y, _ in rows if d < cut]
     test = [(np.array(x), y, b) for d, x, y, b in rows if d >= cut]
-    print(f"{len(rows)} leads ({len(train)} to fit, {len(test)} held out, deal sets from {cut})")
+    print(f"{len(rows)} leads ({len(train)} to fit, {len(test)} held out: deal sets from "
+          f"{cut + 1})")
     w = fit(train, len(NAMES))
     right = sum(int(np.argmax(x @ w)) == y for x, y, _ in test)
     base = sum(b == y for _, y, b in test)

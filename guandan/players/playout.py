@@ -6,8 +6,10 @@ as plays with their cards (``APlay``, ``abstract_hand``), and the fast policy (`
 plays every seat by the heuristic's rules on those plays: it leads its weakest (the seat's team
 in the heuristic's order of the moment: ``HeuristicCore.lead_order_of``), follows with the play
 that costs its split least (a whole part, or a single or pair out of a bigger group, or a triple
-joined to a full house's pair), bombs an opponent who is nearly out or for the lead when the
-heuristic would (``HeuristicCore.finish_plays``), and never overtakes its partner. It plays on a
+joined to a full house's pair), bombs an opponent's play once a seat is getting low
+(``tracker.urgency`` 1 or 2) or for the lead when the heuristic would
+(``HeuristicCore.finish_plays``), and overtakes its partner only with a single or pair that
+keeps the next opponent, holding no more cards than it, from going out. It plays on a
 clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns, tricks, partner
 lead and finish order, the policy only chooses real plays of real cards
 (``bench/sim_fidelity.py`` measures how often it makes the heuristic's own choice).
