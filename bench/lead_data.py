@@ -32,7 +32,7 @@ import numpy as np
 from guandan.cards import parse_cards
 from guandan.deal import PASS, Deal
 from guandan.players.leads import lead_order
-from guandan.players.playout import APlay, abstract_hand, abstract_reading
+from guandan.players.playout import APlay, Rollout, abstract_hand, abstract_reading
 from guandan.readings import read_as
 from guandan.seats import SEATS, partner
 
@@ -55,26 +55,9 @@ def features(p: APlay, n_parts: int, low: int, mate: int) -> list[float]:
 
 
 def safe_leads(deal: Deal, seat: int, parts: list[APlay]) -> list[APlay] | None:
-    """The plays ``Rollout.lead`` ranks by ``lead_order`` here, or None where another of its
-    rules decides."""
-    if len(parts) == 1:
-        return None
-    counts = deal.counts()
-    mate = partner(seat)
-    sure = [p for p in parts if p.control and not p.power]
-    if sure and sum(1 for p in parts if not p.control) <= 1:
-        return None
-    opps = [s for s in SEATS if s != seat and s != mate and counts[s] > 0]
-    low = min((counts[s] for s in opps), default=99)
-    pc = counts[mate]
-    if 0 < pc <= 2 and low > 1:
-        kind = "single" if pc == 1 else "pair"
-        if any(p.kind == kind for p in parts):
-            return None
-    normal = [p for p in parts if not p.power]
-    safe = [p for p in normal if not (
-        p.kind in ("single", "pair") and not p.control
-        and any(counts[s] == p.size for s in opps))]
+    """The plays ``Rollout.lead`` ranks by ``lead_order`` here (``Rollout.lead_choices``), or
+    None where another of its rules decides or only one play is safe."""
+    _, safe = Rollout(deal, {seat: list(parts)}).lead_choices(seat)
     return safe if len(safe) > 1 else None
 
 

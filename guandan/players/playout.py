@@ -237,14 +237,24 @@ class Rollout:
         return self.follow(seat)
 
     def lead(self, seat: int) -> APlay:
+        decided, safe = self.lead_choices(seat)
+        if decided is not None:
+            return decided
+        per_card = self.styles.get(seat, self.lead_size)
+        return max(safe, key=lambda p: lead_order(p.cost, p.size, per_card))
+
+    def lead_choices(self, seat: int) -> tuple[APlay | None, list[APlay]]:
+        """The lead one of the policy's rules decides (its last play, a sure finish, feeding a
+        partner low on cards, nothing safe left), or None and the safe plays it then ranks by
+        ``lead_order`` (``bench/lead_data.py`` reads them too)."""
         parts = self.parts[seat]
         if len(parts) == 1:
-            return parts[0]
+            return parts[0], []
         counts = self.deal.counts()
         mate = partner(seat)
         sure = [p for p in parts if p.control and not p.power]
         if sure and sum(1 for p in parts if not p.control) <= 1:
-            return max(sure, key=lambda p: p.size)
+            return max(sure, key=lambda p: p.size), []
         opps = [s for s in SEATS if s != seat and s != mate and counts[s] > 0]
         low = min((counts[s] for s in opps), default=99)
         pc = counts[mate]
@@ -252,17 +262,16 @@ class Rollout:
             kind = "single" if pc == 1 else "pair"
             same = [p for p in parts if p.kind == kind]
             if same:
-                return min(same, key=lambda p: p.key)
+                return min(same, key=lambda p: p.key), []
         normal = [p for p in parts if not p.power]
         if normal:
             safe = [p for p in normal if not (
                 p.kind in ("single", "pair") and not p.control
                 and any(counts[s] == p.size for s in opps))]
             if safe:
-                per_card = self.styles.get(seat, self.lead_size)
-                return max(safe, key=lambda p: lead_order(p.cost, p.size, per_card))
-            return max(normal, key=lambda p: (p.size, p.key))
-        return min(parts, key=lambda p: (p.power, p.key))
+                return None, safe
+            return max(normal, key=lambda p: (p.size, p.key)), []
+        return min(parts, key=lambda p: (p.power, p.key)), []
 
     def follow(self, seat: int) -> APlay | None:
         parts = self.parts[seat]
