@@ -386,3 +386,56 @@ class Rollout:
         f.extend(sorted((s for s in SEATS if s not in f), key=deal.count))
         team, steps = promotion(f)
         return float(steps if team == team_of(seat) else -steps)
+
+
+def replay_misses(start: dict[int, list[Card]], level: str,
+                  events: Sequence[tuple[int, Reading | None]], seats: Sequence[int],
+                  lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None,
+                  finish: dict[int, int] | None = None) -> dict[int, int]:
+    """How many of their own turns ``seats`` played otherwise than the fast policy would have,
+    the hand replayed from its first lead with ``start`` as every seat's cards then.
+
+    ``events`` are the hand's turns in order (seat, play or None for a pass). A turn counts as
+    the policy's when it plays the same kind, rank and size, or passes where the policy passes.
+    After any other turn the seat's hand is split again, so one departure costs one miss.
+    The sampled deals weigh a hand by its misses: a seat that plays as the policy does makes
+    few with its real cards, and more with cards dealt at random.
+
+    >>> from guandan.cards import parse_cards
+    >>> from guandan.readings import read_as
+    >>> hands = {1: parse_cards("S3 DK"), 2: parse_cards("D9 DT"),
+    ...          3: parse_cards("C2 C4 C6"), 4: parse_cards("H8 H9")}
+    >>> def single(card): return read_as(parse_cards(card), "2", "single", card[1])
+    >>> replay_misses(hands, "2", [(1, single("S3"))], [1])  # its weakest play: the policy's
+    {1: 0}
+    >>> replay_misses(hands, "2", [(1, single("DK")), (2, None)], [1, 2])  # DT is no use on DK
+    {1: 1, 2: 0}
+    >>> replay_misses(hands, "2", [(1, single("S3")), (2, single("DT"))], [1, 2])  # not D9
+    {1: 0, 2: 1}
+    """
+    misses = dict.fromkeys(seats, 0)
+    if not events:
+        return misses
+    deal = Deal(start, level, events[0][0])
+    parts = {s: abstract_hand(start[s], level) for s in seats}
+    r = Rollout(deal, parts, lead_size, styles, finish)
+    for seat, actual in events:
+        if seat not in misses:
+            deal.apply(PASS if actual is None else actual)
+            continue
+        pred = r.choose(seat)
+        if pred is None and actual is None:
+            deal.apply(PASS)
+            continue
+        if pred is not None and actual is not None:
+            if not (pred.kind == actual.kind and pred.rank == actual.rank
+                    and pred.size == len(actual.cards)):
+                misses[seat] += 1
+            elif sorted(c.index for c in pred.cards) == sorted(c.index for c in actual.cards):
+                r.play(seat, pred)  # the same cards read the same: the split stays whole
+                continue
+        else:
+            misses[seat] += 1
+        deal.apply(PASS if actual is None else actual)
+        parts[seat] = abstract_hand(deal.held(seat), level)
+    return misses

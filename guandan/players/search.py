@@ -58,7 +58,14 @@ from guandan.players.heuristic import (
     view_of,
 )
 from guandan.players.leads import ANSWER_SIZE, LEAD_SIZE, lead_bar
-from guandan.players.playout import APlay, Rollout, abstract_hand, abstract_reading, lead_rank
+from guandan.players.playout import (
+    APlay,
+    Rollout,
+    abstract_hand,
+    abstract_reading,
+    lead_rank,
+    replay_misses,
+)
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.plays import legal_plays
 from guandan.readings import Reading
@@ -129,6 +136,12 @@ FOLLOW_TOP: Final = True
 #: (``every_play=False``): CONTRACT.md has ``act`` return one of ``obs.legal_actions``, which
 #: lists one play per kind, rank and size, and such a play is not among them.
 EVERY_PLAY: Final = 2
+#: Read every turn the other seats played: each sampled deal is the likeliest of
+#: ``REPLAY_DRAWS`` drawn ones, chosen with weight ``REPLAY_EPS`` per turn that the fast policy,
+#: replaying the hand from its first lead with the deal's cards, would have played otherwise
+#: (``playout.replay_misses``). 1 draw: off.
+REPLAY_DRAWS: Final = 1
+REPLAY_EPS: Final = 0.3
 
 
 def fails_bar(parts: Sequence[APlay], bar: tuple[float, int], per_card: float = LEAD_SIZE
@@ -283,11 +296,14 @@ class SearchPlayer:
                  read_passes: bool = READ_PASSES, read_pressed: bool = READ_PRESSED,
                  follow_top: bool = FOLLOW_TOP, every_play: bool = False,
                  lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
-                 bomb_finish: int = BOMB_FINISH) -> None:
+                 bomb_finish: int = BOMB_FINISH, replay_draws: int = REPLAY_DRAWS,
+                 replay_eps: float = REPLAY_EPS) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         self.seed = seed
         self.lead_eps = lead_eps
+        self.replay_draws = replay_draws
+        self.replay_eps = replay_eps
         self.lead_tries = lead_tries
         self.read_passes = read_passes
         self.read_pressed = read_pressed
@@ -443,10 +459,23 @@ class SearchPlayer:
         styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
         # Each seat bombs for the lead as the heuristic would, given what it has seen.
         finish = {s: self.core.finish_plays(tracker, s) for s in SEATS}
+        turns: list[tuple[int, Reading | None]] = []
+        played: dict[int, list[Card]] = {s: [] for s in SEATS}
+        if self.replay_draws > 1:
+            for e in obs.history:
+                if e.kind == "play" and e.play is not None:
+                    turns.append((e.seat, e.play))
+                    played[e.seat].extend(e.play.cards)
+                elif e.kind == "pass":
+                    turns.append((e.seat, None))
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            hands, others, weight = self._draw(tracker, rng, evidence)
+            if turns:
+                hands, others, weight = self._draw_replayed(
+                    tracker, rng, evidence, turns, played, styles, finish)
+            else:
+                hands, others, weight = self._draw(tracker, rng, evidence)
             position = Deal.at(obs, hands)
             for c in cands:
                 if c.dropped:
@@ -495,6 +524,30 @@ class SearchPlayer:
                         others[s] = abstract_hand(hands[s], level)
                 return hands, others, weight
         raise AssertionError("the last attempt is always kept")
+
+    def _draw_replayed(self, tracker: Tracker, rng: random.Random,
+                       evidence: dict[int, Evidence], turns: list[tuple[int, Reading | None]],
+                       played: dict[int, list[Card]], styles: dict[int, float] | None,
+                       finish: dict[int, int]
+                       ) -> tuple[dict[int, list[Card]], dict[int, list[APlay]], float]:
+        """One of ``replay_draws`` sampled deals (``_draw``), chosen with weight ``replay_eps``
+        per turn of another seat that the fast policy would have played otherwise."""
+        seats = tracker.others()
+        drawn = []
+        weights = []
+        for _ in range(self.replay_draws):
+            hands, others, weight = self._draw(tracker, rng, evidence)
+            start = {s: hands[s] + played[s] for s in SEATS}
+            misses = replay_misses(start, tracker.level, turns, seats, self.core.lead_size,
+                                   styles, finish)
+            drawn.append((hands, others, weight))
+            weights.append(self.replay_eps ** sum(misses.values()))
+        pick = rng.random() * sum(weights)
+        for item, w in zip(drawn, weights, strict=True):
+            pick -= w
+            if pick <= 0.0:
+                return item
+        return drawn[-1]
 
     def _settled(self, cands: list[Candidate]) -> bool:
         """Drop the candidates that can no longer overtake the heuristic's choice (the first),

@@ -147,3 +147,43 @@ def test_play_outs_bomb_for_the_lead_as_the_heuristic_would() -> None:
         deal.apply(read_as(parse_cards("S9"), "2", "single", "9"))
         choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, finish=finish).choose(2)
         assert (choice is not None and choice.power > 0) is expected
+
+
+def test_replayed_turns_tell_real_hands_from_drawn_ones() -> None:
+    """Between heuristic players, replaying a hand from its first lead with the real cards, the
+    fast policy plays most of the other seats' turns as they did; with cards drawn at random
+    for them (as the search samples them) it misses far more. This is what the search's
+    replayed draws (``SearchPlayer(replay_draws=...)``) rest on."""
+    from guandan.match import Match
+    from guandan.players.heuristic import HeuristicPlayer
+    from guandan.players.playout import replay_misses
+    from guandan.players.tracker import Tracker
+
+    rng = random.Random(4)
+    real_misses = drawn_misses = turns_seen = 0
+    for seed in range(6):
+        m = Match(seed=seed)
+        bots = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+        while m.phase != "play" or len(m.observation(1).history) < 40 or m.to_act != 1:
+            seat = m.to_act
+            assert seat is not None
+            m.apply(bots[seat].act(m.observation(seat)))
+        obs = m.observation(1)
+        turns = [(e.seat, e.play if e.kind == "play" else None) for e in obs.history
+                 if e.kind in ("play", "pass")]
+        played: dict[int, list[Card]] = {s: [] for s in (1, 2, 3, 4)}
+        for s, p in turns:
+            if p is not None:
+                played[s].extend(p.cards)
+        seats = [2, 3, 4]
+        turns_seen += sum(1 for s, _ in turns if s in seats)
+        real = {s: list(h) + played[s] for s, h in m.hands.items()}
+        real_misses += sum(replay_misses(real, obs.level, turns, seats).values())
+        tracker = Tracker.from_observation(obs)
+        for _ in range(5):
+            hands = tracker.sample(rng)
+            start = {s: hands[s] + played[s] for s in (1, 2, 3, 4)}
+            drawn_misses += sum(replay_misses(start, obs.level, turns, seats).values()) / 5
+    assert turns_seen > 150  # 180
+    assert real_misses / turns_seen < 0.15  # 17 misses (9.4%)
+    assert drawn_misses > 2 * real_misses  # 69.8 a drawn deal (39%)

@@ -346,7 +346,8 @@ def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
     obs_a, obs_b = m.observation(1), m2.observation(1)
     assert obs_a == obs_b
     for make in (lambda: HeuristicPlayer(seed=1),
-                 lambda: SearchPlayer(seed=1, samples=8, budget_ms=None)):
+                 lambda: SearchPlayer(seed=1, samples=8, budget_ms=None),
+                 lambda: SearchPlayer(seed=1, samples=8, budget_ms=None, replay_draws=4)):
         pa, pb = make(), make()
         assert pa.act(obs_a) == pb.act(obs_b)
         assert pa.reason == pb.reason

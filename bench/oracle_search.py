@@ -1,0 +1,112 @@
+"""How much the hidden cards cost the search: the search that sees every hand (a diagnostic).
+
+    .venv/bin/python bench/oracle_search.py HANDS SEED FIRST [SAMPLES]
+
+Plays ``search`` against ``heuristic`` in hand-mode duplicate (deal sets FIRST .. FIRST+HANDS-1,
+seeded as ``guandan arena --mode hand --seed SEED``), once with the search as it is (SAMPLES
+sampled deals, default 16) and once with an *oracle* search whose every sample is the real deal
+(the same candidates, play-outs, scoring and keep test; the play-outs are deterministic, so
+two copies of the real deal stand for any number of samples).
+The oracle is not a player (no seat may see another's cards): it bounds what better reading of
+the hidden cards could give the search, with everything else as it is. What is left between the
+oracle and a perfect player is the one-ply choice and the play-outs' policy.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from guandan.arena import ArenaResult, Timing, play_both_seatings
+from guandan.match import Match, Observation
+from guandan.players import make_player
+from guandan.players.base import Player
+from guandan.players.playout import APlay, abstract_hand
+from guandan.players import search
+from guandan.players.search import SearchPlayer
+from guandan.players.tracker import Tracker
+from guandan.seats import SEATS, partner
+
+#: The match being played (set whenever a seat is shown its observation): the oracle's window.
+_CURRENT: list[Match] = []
+_observation = Match.observation
+
+
+def _spy(self: Match, seat: int) -> Observation:
+    _CURRENT[:] = [self]
+    return _observation(self, seat)
+
+
+Match.observation = _spy  # type: ignore[method-assign]
+
+
+def _pure_search() -> Any:
+    """``guandan.players.search`` from its source: a compiled class cannot be subclassed."""
+    spec = importlib.util.spec_from_file_location(
+        "oracle_pure_search", Path(search.__file__).with_name("search.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+class OracleSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
+    """The search with the real deal in place of every sampled one; with ``partner_only``, the
+    partner's real hand and the opponents' real cards dealt between them at random."""
+
+    partner_only = False
+
+    def _draw(self, tracker: Tracker, rng: random.Random, evidence: dict[int, Any]
+              ) -> tuple[dict[int, list[Any]], dict[int, list[APlay]], float]:
+        hands = {s: list(h) for s, h in _CURRENT[0].hands.items()}
+        if self.partner_only:
+            opps = [s for s in SEATS if s not in (tracker.seat, partner(tracker.seat))]
+            pool = [c for s in opps for c in hands[s]]
+            rng.shuffle(pool)
+            for s in opps:
+                hands[s], pool = pool[:len(hands[s])], pool[len(hands[s]):]
+        others = {s: abstract_hand(hands[s], tracker.level) for s in SEATS if s != tracker.seat}
+        return hands, others, 1.0
+
+
+def run(hands: int, seed: int, first: int, samples: int, oracle: str) -> str:
+    t0 = time.perf_counter()
+    result = ArenaResult("search", "heuristic", "site", "hand", seed)
+    result.timing = {"search": Timing(), "heuristic": Timing()}
+
+    def build(side: str, s: int) -> Player:
+        if side != "search":
+            return make_player("heuristic", seed=s)
+        if oracle == "oracle":
+            return OracleSearch(seed=s, budget_ms=None, samples=2)
+        if oracle == "partner":
+            p = OracleSearch(seed=s, budget_ms=None, samples=samples)
+            p.partner_only = True
+            return p
+        return SearchPlayer(seed=s, budget_ms=None, samples=samples)
+
+    for index in range(first, first + hands):
+        play_both_seatings("site", index, result, build)
+    j = result.to_json()
+    lo, hi = j["a_hand_win_ci95"]
+    return (f"{oracle}@{samples}, seed {seed}, deal sets {first}-"
+            f"{first + hands - 1}: won {100 * j['a_hand_win_rate']:.2f}% [{100 * lo:.2f}, "
+            f"{100 * hi:.2f}] ({result.a_hand_wins}/{result.hands}), net levels/hand "
+            f"{j['net_levels_per_hand']:+.3f}; {time.perf_counter() - t0:.0f} s")
+
+
+def main() -> int:
+    hands, seed, first = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    samples = int(sys.argv[4]) if len(sys.argv) > 4 else 16
+    for which in (sys.argv[5] if len(sys.argv) > 5 else "oracle,partner,search").split(","):
+        print(run(hands, seed, first, samples, which), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
