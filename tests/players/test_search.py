@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from guandan.cards import parse_cards
+from guandan.cards import Card, parse_cards
 from guandan.match import Event, Match
 from guandan.players.describe import REASON_CODES
 from guandan.players.heuristic import view_of
@@ -190,6 +190,10 @@ def test_deals_failing_a_lead_bar_are_drawn_again() -> None:
 def test_lead_weight_must_keep_some_deals() -> None:
     with pytest.raises(ValueError, match="lead_eps"):
         SearchPlayer(lead_eps=0.0)
+    with pytest.raises(ValueError, match="replay_draws"):
+        SearchPlayer(replay_draws=0)
+    with pytest.raises(ValueError, match="replay_eps"):
+        SearchPlayer(replay_draws=4, replay_eps=0.0)
 
 
 def test_reading_the_passes_is_a_setting() -> None:
@@ -351,3 +355,41 @@ def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
         pa, pb = make(), make()
         assert pa.act(obs_a) == pb.act(obs_b)
         assert pa.reason == pb.reason
+
+
+def test_replayed_draws_favour_deals_the_other_seats_played_as_they_did() -> None:
+    # Between heuristic players, the deals the search draws with ``replay_draws`` make fewer
+    # of the other seats' turns unlike the fast policy's than plain draws do.
+    from guandan.players.heuristic import HeuristicPlayer
+    from guandan.players.playout import replay_misses
+    from guandan.players.tracker import Tracker
+
+    m = Match(seed=9)
+    bots = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+    while len(m.observation(1).history) < 40 or m.to_act != 1:
+        seat = m.to_act
+        assert seat is not None
+        m.apply(bots[seat].act(m.observation(seat)))
+    obs = m.observation(1)
+    turns = [(e.seat, e.play if e.kind == "play" else None) for e in obs.history
+             if e.kind in ("play", "pass")]
+    played: dict[int, list[Card]] = {s: [] for s in (1, 2, 3, 4)}
+    for s, p in turns:
+        if p is not None:
+            played[s].extend(p.cards)
+    tracker = Tracker.from_observation(obs)
+    seats = tracker.others()
+
+    def misses(hands: dict[int, list[Card]]) -> int:
+        start = {s: hands[s] + played[s] for s in (1, 2, 3, 4)}
+        return sum(replay_misses(start, obs.level, turns, seats).values())
+
+    p = SearchPlayer(seed=1, samples=8, budget_ms=None, replay_draws=8)
+    finish = {s: 3 for s in (1, 2, 3, 4)}
+    rng = random.Random(2)
+    plain = [misses(p._draw(tracker, rng, {})[0]) for _ in range(30)]
+    chosen = [misses(p._draw_replayed(tracker, rng, {}, turns, played, None, finish)[0])
+              for _ in range(30)]
+    real = misses({s: list(h) for s, h in m.hands.items()})
+    assert sum(chosen) / 30 < sum(plain) / 30 - 2  # 11.4 misses a deal, against 13.8
+    assert real <= min(plain)  # the real cards: 3 misses; the fewest of a plain draw: 10
