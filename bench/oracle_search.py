@@ -23,10 +23,9 @@ from typing import Any
 
 from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.match import Match, Observation
-from guandan.players import make_player
+from guandan.players import make_player, search
 from guandan.players.base import Player
 from guandan.players.playout import APlay, abstract_hand
-from guandan.players import search
 from guandan.players.search import SearchPlayer
 from guandan.players.tracker import Tracker
 from guandan.seats import SEATS, partner
