@@ -1,12 +1,18 @@
 """How much the hidden cards cost the search: the search that sees every hand (a diagnostic).
 
-    .venv/bin/python bench/oracle_search.py HANDS SEED FIRST [SAMPLES]
+    .venv/bin/python bench/oracle_search.py HANDS SEED FIRST [SAMPLES] [WHICH,...]
 
 Plays ``search`` against ``heuristic`` in hand-mode duplicate (deal sets FIRST .. FIRST+HANDS-1,
-seeded as ``guandan arena --mode hand --seed SEED``), once with the search as it is (SAMPLES
-sampled deals, default 16) and once with an *oracle* search whose every sample is the real deal
-(the same candidates, play-outs, scoring and keep test; the play-outs are deterministic, so
-two copies of the real deal stand for any number of samples).
+seeded as ``guandan arena --mode hand --seed SEED``), with SAMPLES sampled deals (default 16), as
+each of WHICH (default ``oracle,partner,search``) and prints each run's figures:
+
+- ``oracle``: every sampled deal is the real one (the same candidates, play-outs, scoring and
+  keep test; the play-outs are deterministic, so two copies of the real deal stand for any
+  number of samples);
+- ``partner``: the partner's real hand, the opponents' real cards dealt between them at random;
+- ``lateN``: the oracle once some seat holds N cards or fewer, sampled deals before;
+- ``search``: the search as it is.
+
 The oracle is not a player (no seat may see another's cards): it bounds what better reading of
 the hidden cards could give the search, with everything else as it is. What is left between the
 oracle and a perfect player is the one-ply choice and the play-outs' policy.
@@ -59,9 +65,13 @@ class OracleSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
     partner's real hand and the opponents' real cards dealt between them at random."""
 
     partner_only = False
+    #: Sees the real deal only once some seat holds at most this many cards (27: always).
+    late = 27
 
     def _draw(self, tracker: Tracker, rng: random.Random, evidence: dict[int, Any]
               ) -> tuple[dict[int, list[Any]], dict[int, list[APlay]], float]:
+        if min(n for n in tracker.counts.values() if n > 0) > self.late:
+            return super()._draw(tracker, rng, evidence)  # type: ignore[no-any-return]
         hands = {s: list(h) for s, h in _CURRENT[0].hands.items()}
         if self.partner_only:
             opps = [s for s in SEATS if s not in (tracker.seat, partner(tracker.seat))]
@@ -83,6 +93,10 @@ def run(hands: int, seed: int, first: int, samples: int, oracle: str) -> str:
             return make_player("heuristic", seed=s)
         if oracle == "oracle":
             return OracleSearch(seed=s, budget_ms=None, samples=2)
+        if oracle.startswith("late"):  # e.g. late10: the oracle once a seat holds 10 or fewer
+            p = OracleSearch(seed=s, budget_ms=None, samples=samples)
+            p.late = int(oracle[4:])
+            return p
         if oracle == "partner":
             p = OracleSearch(seed=s, budget_ms=None, samples=samples)
             p.partner_only = True
