@@ -397,7 +397,8 @@ def replay_misses(start: dict[int, list[Card]], level: str,
 
     ``events`` are the hand's turns in order (seat, play or None for a pass). A turn counts as
     the policy's when it plays the same kind, rank and size, or passes where the policy passes.
-    After any other turn the seat's hand is split again, so one departure costs one miss.
+    After any other turn (or the same play made of other cards, not a miss) the seat's hand is
+    split again, and its later turns are judged on the hand as it then is.
     The sampled deals weigh a hand by its misses: a seat that plays as the policy does makes
     few with its real cards, and more with cards dealt at random.
 

@@ -142,9 +142,10 @@ EVERY_PLAY: Final = 2
 #: Read every turn the other seats played: each sampled deal is picked among ``REPLAY_DRAWS``
 #: drawn ones, each with weight ``REPLAY_EPS`` per turn that the fast policy,
 #: replaying the hand from its first lead with the deal's cards, would have played otherwise
-#: (``playout.replay_misses``). 1 draw: off. Off since stop 36: 4 draws won 54.2% of 500 hands
-#: against the heuristic at 16 sampled deals, 55.8% without, at ten times the time
-#: (bench/ai_figures.md, "Stop 36").
+#: (``playout.replay_misses``; the play-outs' lead orders and bomb settings of now stand for
+#: every earlier turn, and a draw's own weight from ``_draw`` is not counted in the pick).
+#: 1 draw: off, the default: 4 draws won 54.2% of 500 hands against the heuristic at 16 sampled
+#: deals, 55.8% without, at ten times the time (bench/ai_figures.md, "Stop 36").
 REPLAY_DRAWS: Final = 1
 REPLAY_EPS: Final = 0.3
 
