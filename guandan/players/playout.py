@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from guandan.cards import RANK_VALUE, Card, rank_strength
 from guandan.deal import PASS, Deal
@@ -40,6 +41,9 @@ from guandan.players.leads import LEAD_SIZE, lead_order
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, partner, team_of
+
+if TYPE_CHECKING:
+    from guandan.match import Event
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,6 +390,23 @@ class Rollout:
         f.extend(sorted((s for s in SEATS if s not in f), key=deal.count))
         team, steps = promotion(f)
         return float(steps if team == team_of(seat) else -steps)
+
+
+def hand_turns(history: Sequence[Event]) -> list[tuple[int, Reading | None]]:
+    """The hand's turns in order, as ``replay_misses`` takes them: (seat, play or None for a
+    pass); the tribute's gifts and returns left out."""
+    return [(e.seat, e.play if e.kind == "play" else None) for e in history
+            if e.kind == "play" or e.kind == "pass"]
+
+
+def start_hands(hands: dict[int, list[Card]], turns: Sequence[tuple[int, Reading | None]]
+                ) -> dict[int, list[Card]]:
+    """Every seat's cards at the first lead: its cards now and those it has played since."""
+    start = {s: list(hands[s]) for s in SEATS}
+    for seat, play in turns:
+        if play is not None:
+            start[seat].extend(play.cards)
+    return start
 
 
 def replay_misses(start: dict[int, list[Card]], level: str,

@@ -66,8 +66,10 @@ from guandan.players.playout import (
     Rollout,
     abstract_hand,
     abstract_reading,
+    hand_turns,
     lead_rank,
     replay_misses,
+    start_hands,
 )
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.plays import legal_plays
@@ -468,21 +470,13 @@ class SearchPlayer:
         styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
         # Each seat bombs for the lead as the heuristic would, given what it has seen.
         finish = {s: self.core.finish_plays(tracker, s) for s in SEATS}
-        turns: list[tuple[int, Reading | None]] = []
-        played: dict[int, list[Card]] = {s: [] for s in SEATS}
-        if self.replay_draws > 1:
-            for e in obs.history:
-                if e.kind == "play" and e.play is not None:
-                    turns.append((e.seat, e.play))
-                    played[e.seat].extend(e.play.cards)
-                elif e.kind == "pass":
-                    turns.append((e.seat, None))
+        turns = hand_turns(obs.history) if self.replay_draws > 1 else []
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
             if turns:
                 hands, others, weight = self._draw_replayed(
-                    tracker, rng, evidence, turns, played, styles, finish)
+                    tracker, rng, evidence, turns, styles, finish)
             else:
                 hands, others, weight = self._draw(tracker, rng, evidence)
             position = Deal.at(obs, hands)
@@ -536,8 +530,7 @@ class SearchPlayer:
 
     def _draw_replayed(self, tracker: Tracker, rng: random.Random,
                        evidence: dict[int, Evidence], turns: list[tuple[int, Reading | None]],
-                       played: dict[int, list[Card]], styles: dict[int, float] | None,
-                       finish: dict[int, int]
+                       styles: dict[int, float] | None, finish: dict[int, int]
                        ) -> tuple[dict[int, list[Card]], dict[int, list[APlay]], float]:
         """One of ``replay_draws`` sampled deals (``_draw``), chosen with weight ``replay_eps``
         per turn of another seat that the fast policy would have played otherwise."""
@@ -546,9 +539,8 @@ class SearchPlayer:
         weights = []
         for _ in range(self.replay_draws):
             hands, others, weight = self._draw(tracker, rng, evidence)
-            start = {s: hands[s] + played[s] for s in SEATS}
-            misses = replay_misses(start, tracker.level, turns, seats, self.core.lead_size,
-                                   styles, finish)
+            misses = replay_misses(start_hands(hands, turns), tracker.level, turns, seats,
+                                   self.core.lead_size, styles, finish)
             drawn.append((hands, others, weight))
             weights.append(self.replay_eps ** sum(misses.values()))
         pick = rng.random() * sum(weights)

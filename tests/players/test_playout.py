@@ -156,7 +156,7 @@ def test_replayed_turns_tell_real_hands_from_drawn_ones() -> None:
     replayed draws (``SearchPlayer(replay_draws=...)``) rest on."""
     from guandan.match import Match
     from guandan.players.heuristic import HeuristicPlayer
-    from guandan.players.playout import replay_misses
+    from guandan.players.playout import hand_turns, replay_misses, start_hands
     from guandan.players.tracker import Tracker
 
     rng = random.Random(4)
@@ -169,20 +169,14 @@ def test_replayed_turns_tell_real_hands_from_drawn_ones() -> None:
             assert seat is not None
             m.apply(bots[seat].act(m.observation(seat)))
         obs = m.observation(1)
-        turns = [(e.seat, e.play if e.kind == "play" else None) for e in obs.history
-                 if e.kind in ("play", "pass")]
-        played: dict[int, list[Card]] = {s: [] for s in (1, 2, 3, 4)}
-        for s, p in turns:
-            if p is not None:
-                played[s].extend(p.cards)
+        turns = hand_turns(obs.history)
         seats = [2, 3, 4]
         turns_seen += sum(1 for s, _ in turns if s in seats)
-        real = {s: list(h) + played[s] for s, h in m.hands.items()}
+        real = start_hands(m.hands, turns)
         real_misses += sum(replay_misses(real, obs.level, turns, seats).values())
         tracker = Tracker.from_observation(obs)
         for _ in range(5):
-            hands = tracker.sample(rng)
-            start = {s: hands[s] + played[s] for s in (1, 2, 3, 4)}
+            start = start_hands(tracker.sample(rng), turns)
             drawn_misses += sum(replay_misses(start, obs.level, turns, seats).values()) / 5
     assert turns_seen > 150  # 180
     assert real_misses / turns_seen < 0.15  # 17 misses (9.4%)

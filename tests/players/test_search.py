@@ -365,7 +365,7 @@ def test_replayed_draws_favour_deals_the_other_seats_played_as_they_did() -> Non
     # Between heuristic players, the deals the search draws with ``replay_draws`` make fewer
     # of the other seats' turns unlike the fast policy's than plain draws do.
     from guandan.players.heuristic import HeuristicPlayer
-    from guandan.players.playout import replay_misses
+    from guandan.players.playout import hand_turns, replay_misses, start_hands
     from guandan.players.tracker import Tracker
 
     m = Match(seed=9)
@@ -375,24 +375,18 @@ def test_replayed_draws_favour_deals_the_other_seats_played_as_they_did() -> Non
         assert seat is not None
         m.apply(bots[seat].act(m.observation(seat)))
     obs = m.observation(1)
-    turns = [(e.seat, e.play if e.kind == "play" else None) for e in obs.history
-             if e.kind in ("play", "pass")]
-    played: dict[int, list[Card]] = {s: [] for s in (1, 2, 3, 4)}
-    for s, p in turns:
-        if p is not None:
-            played[s].extend(p.cards)
+    turns = hand_turns(obs.history)
     tracker = Tracker.from_observation(obs)
     seats = tracker.others()
 
     def misses(hands: dict[int, list[Card]]) -> int:
-        start = {s: hands[s] + played[s] for s in (1, 2, 3, 4)}
-        return sum(replay_misses(start, obs.level, turns, seats).values())
+        return sum(replay_misses(start_hands(hands, turns), obs.level, turns, seats).values())
 
     p = SearchPlayer(seed=1, samples=8, budget_ms=None, replay_draws=8)
     finish = {s: 3 for s in (1, 2, 3, 4)}
     rng = random.Random(2)
     plain = [misses(p._draw(tracker, rng, {})[0]) for _ in range(30)]
-    chosen = [misses(p._draw_replayed(tracker, rng, {}, turns, played, None, finish)[0])
+    chosen = [misses(p._draw_replayed(tracker, rng, {}, turns, None, finish)[0])
               for _ in range(30)]
     real = misses({s: list(h) for s, h in m.hands.items()})
     assert sum(chosen) / 30 < sum(plain) / 30 - 1  # 11.4 misses a deal, against 13.8
