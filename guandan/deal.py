@@ -450,6 +450,49 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     return d
 
 
+class GiftBounds(NamedTuple):
+    """What the hand's tribute says of the cards of the seats other than the observer's
+    (``gift_bounds``)."""
+
+    #: Per giver: the strongest card other than a wild it may hold (its gift's strength).
+    tops: dict[int, int]
+    #: Per giver: how many cards above that it may hold all the same (the return it received,
+    #: if the observer did not see it, unless it has played a card above its gift since).
+    spare: dict[int, int]
+    #: After an exemption, the givers: the big jokers nobody has played are theirs (else ()).
+    jokers: tuple[int, ...]
+
+
+def gift_bounds(obs: Observation, played: Mapping[int, Sequence[Card]] | None = None
+                ) -> GiftBounds:
+    """What the tribute says of the other seats' cards: a gift is its giver's strongest card,
+    never a wild heart, so the giver held nothing stronger but wilds, and now holds nothing
+    stronger but wilds and the return it received; after an exemption the givers held both big
+    jokers. ``played``: the cards each seat has played this hand (read from the history if
+    not given).
+    """
+    me, level = obs.seat, obs.level
+    if played is None:
+        shown: dict[int, list[Card]] = {s: [] for s in SEATS}
+        for e in obs.history:
+            if e.kind == "play" and e.play is not None:
+                shown[e.seat].extend(e.play.cards)
+        played = shown
+    tops: dict[int, int] = {}
+    spare: dict[int, int] = {}
+    for g in obs.tribute.gifts:
+        if g.giver != me:
+            top = tops[g.giver] = g.card.strength(level)
+            seen = me in (g.giver, g.receiver)  # this seat saw the return to the giver
+            above = sum(1 for c in played[g.giver]
+                        if not c.is_wild(level) and c.strength(level) > top)
+            spare[g.giver] = max(0, (0 if seen else 1) - above)
+    jokers: tuple[int, ...] = ()
+    if obs.tribute.kind == "exempt" and obs.results:
+        jokers = givers(obs.results[-1].finish_order)
+    return GiftBounds(tops, spare, jokers)
+
+
 def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
     """Every seat's cards, consistent with what ``obs``'s seat has seen: its own hand; the
     others' counts; the cards nobody has shown dealt at random among the other seats, where
@@ -495,27 +538,17 @@ def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
         raise ValueError("the cards left do not fit the observed counts")
     # Nodes that take cards: (seat, capacity, strongest non-wild card taken, 99 for any).
     nodes: list[tuple[int, int, int]] = []
-    caps: dict[int, int] = {}
-    spare: dict[int, int] = {}
-    for g in obs.tribute.gifts:
-        if g.giver != me:
-            caps[g.giver] = g.card.strength(level)
-            seen = me in (g.giver, g.receiver)  # this seat saw the return to the giver
-            above = sum(1 for c in played[g.giver]
-                        if not c.is_wild(level) and c.strength(level) > caps[g.giver])
-            spare[g.giver] = max(0, (0 if seen else 1) - above)
+    bounds = gift_bounds(obs, played)
     for s in others:
-        if s in caps:
-            free = min(spare[s], room[s])
-            nodes.append((s, room[s] - free, caps[s]))
+        if s in bounds.tops:
+            free = min(bounds.spare[s], room[s])
+            nodes.append((s, room[s] - free, bounds.tops[s]))
             if free:
                 nodes.append((s, free, 99))
         else:
             nodes.append((s, room[s], 99))
-    jokers_to = 0  # after an exemption: the nodes that may take a big joker
-    if obs.tribute.kind == "exempt" and obs.results:
-        giving = givers(obs.results[-1].finish_order)
-        jokers_to = sum(1 << i for i, n in enumerate(nodes) if n[0] in giving)
+    # After an exemption: the nodes that may take a big joker.
+    jokers_to = sum(1 << i for i, n in enumerate(nodes) if n[0] in bounds.jokers)
     full = (1 << len(nodes)) - 1
 
     def allowed(c: Card) -> int:
@@ -582,5 +615,5 @@ def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
     return True
 
 
-__all__ = ["PASS", "Deal", "Move", "Pass", "TableEntry", "deal_hidden", "holding_mask",
-           "next_holding"]
+__all__ = ["PASS", "Deal", "GiftBounds", "Move", "Pass", "TableEntry", "deal_hidden",
+           "gift_bounds", "holding_mask", "next_holding"]

@@ -8,8 +8,9 @@ For each decision with more than one sensible choice (from the first trick by de
    the heuristic's choice: the pass, the cheapest play where it passes, the smallest bomb,
    the highest plain play that beats the table (see ``candidates``);
 2. samples the hidden cards many times, each sample consistent with everything the seat has
-   seen (cards left per seat, the plays made, the tribute cards it knows of, and the passes
-   that show a seat holds no single above a card it let an opponent go out with: see
+   seen (cards left per seat, the plays made, the tribute cards it knows of, a giver holding
+   nothing stronger than its gift but wilds, and the passes that show a seat holds no single
+   above a card it let an opponent go out with: see
    :mod:`guandan.players.tracker`); and likely given the other seats' calm leads: a careful
    player leads its weakest play, so a deal that gives a seat a weaker play than one it led
    calmly is kept only with probability ``LEAD_EPS`` per such seat, else drawn again (see
@@ -48,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from guandan.cards import Card
-from guandan.deal import PASS, Deal
+from guandan.deal import PASS, Deal, GiftBounds
 from guandan.players.base import Reason
 from guandan.players.decompose import decompose
 from guandan.players.describe import play_names, reason_params
@@ -150,6 +151,10 @@ EVERY_PLAY: Final = 2
 #: deals, 55.8% without, at ten times the time (bench/ai_figures.md, "Stop 36").
 REPLAY_DRAWS: Final = 1
 REPLAY_EPS: Final = 0.3
+#: Read the tribute into the sampled deals (``Tracker.tribute``): a giver holds nothing
+#: stronger than its gift but wilds (and the return it got), and after an exemption the big
+#: jokers are with the givers. Off only to measure what it is worth (bench/tribute_reading.py).
+READ_TRIBUTE: Final = True
 
 
 def fails_bar(parts: Sequence[APlay], bar: tuple[float, int], per_card: float = LEAD_SIZE
@@ -305,7 +310,7 @@ class SearchPlayer:
                  follow_top: bool = FOLLOW_TOP, every_play: bool = False,
                  lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
                  bomb_finish: int = BOMB_FINISH, replay_draws: int = REPLAY_DRAWS,
-                 replay_eps: float = REPLAY_EPS) -> None:
+                 replay_eps: float = REPLAY_EPS, read_tribute: bool = READ_TRIBUTE) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         if replay_draws < 1 or not 0.0 < replay_eps <= 1.0:
@@ -315,6 +320,7 @@ class SearchPlayer:
         self.lead_eps = lead_eps
         self.replay_draws = replay_draws
         self.replay_eps = replay_eps
+        self.read_tribute = read_tribute
         self.lead_tries = lead_tries
         self.read_passes = read_passes
         self.read_pressed = read_pressed
@@ -348,6 +354,8 @@ class SearchPlayer:
                                                         returns_to_partner(obs))
             return card
         tracker = Tracker.from_observation(obs)
+        if not self.read_tribute:
+            tracker.tribute = GiftBounds({}, {}, ())
         v = view_of(obs, tracker)
         h_play, h_reason = self.core.choose(v)
         self.last_samples = 0

@@ -9,6 +9,10 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 - ``caps``: the strongest single a seat can hold, inferred from passes that a player who could
   beat would not have made (it passed on an opponent's single that left that opponent with at
   most two cards);
+- ``tribute``: what the hand's tribute says (``guandan.deal.gift_bounds``, the bounds
+  ``Deal.sample`` keeps too): a gift is its giver's strongest card, never a wild heart, so the
+  giver holds nothing stronger but wilds and the return it received; after an exemption the
+  givers hold the big jokers;
 - ``calm_leads``: the plays each seat led freely while nobody was close to going out: a
   careful player then leads the weakest play of its hand, so these say which weak plays it no
   longer holds (the search draws its sampled deals to fit them);
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card, full_deck, rank_strength
+from guandan.deal import GiftBounds, gift_bounds
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -65,6 +70,7 @@ class Tracker:
     calm_passes: dict[int, list[Reading]] = field(default_factory=dict)
     pressed_passes: dict[int, list[Reading]] = field(default_factory=dict)
     calm_bombs: dict[int, int] = field(default_factory=dict)
+    tribute: GiftBounds = field(default_factory=lambda: GiftBounds({}, {}, ()))
 
     @classmethod
     def from_observation(cls, obs: Observation) -> Tracker:
@@ -132,7 +138,7 @@ class Tracker:
             pinned[s] = +pinned[s]
         unseen = +unseen
         return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
-                   calm_leads, calm_passes, pressed, calm_bombs)
+                   calm_leads, calm_passes, pressed, calm_bombs, gift_bounds(obs))
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -239,72 +245,95 @@ class Tracker:
     def sample(self, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
         """Hands for every seat: this seat's own, and random ones for the others that fit.
 
-        The others receive exactly their counts, their pinned cards, and no single stronger
-        than their cap (dropped if no deal fits after ``tries`` attempts).
+        The others receive exactly their counts, their pinned cards, what the tribute says
+        (``tribute``) and no single stronger than their cap (the caps dropped if no deal fits
+        after ``tries`` attempts, then the tribute's bounds: only in made-up positions).
         """
         hands = self._sample(rng, tries, use_caps=True)
         if hands is None:
-            hands = self._sample(rng, 1, use_caps=False)
+            hands = self._sample(rng, tries, use_caps=False)
+        if hands is None:
+            hands = self._sample(rng, 1, use_caps=False, use_tribute=False)
         assert hands is not None
         hands[self.seat] = list(self.hand)
         return hands
 
-    def _sample(
-        self, rng: random.Random, tries: int, use_caps: bool
-    ) -> dict[int, list[Card]] | None:
+    def _sample(self, rng: random.Random, tries: int, use_caps: bool,
+                use_tribute: bool = True) -> dict[int, list[Card]] | None:
         others = [s for s in SEATS if s != self.seat]
         level = self.level
-        caps = {s: self.caps.get(s, NO_CAP) for s in others} if use_caps else {}
-        low = min(caps.values(), default=NO_CAP)  # cards above it are barred from some seat
+        caps = {s: self.caps.get(s, NO_CAP) if use_caps else NO_CAP for s in others}
+        bounds = self.tribute if use_tribute else GiftBounds({}, {}, ())
         for _ in range(tries):
             pool = Counter(self.unseen)
             hands: dict[int, list[Card]] = {s: [] for s in SEATS}
             room = {s: self.counts.get(s, 0) for s in others}
-            ok = True
             for s in others:
                 for c, n in self.pinned.get(s, Counter()).items():
                     k = min(n, pool[c], room[s])
                     hands[s].extend([c] * k)
                     pool[c] -= k
                     room[s] -= k
+            # Nodes that take the other cards: (seat, room, strongest single, strongest card
+            # but a wild). A giver's room splits in two: up to its gift, and the unseen return.
+            nodes: list[tuple[int, int, int, int]] = []
+            for s in others:
+                top = bounds.tops.get(s)
+                if top is None:
+                    nodes.append((s, room[s], caps[s], NO_CAP))
+                else:
+                    spare = min(bounds.spare.get(s, 0), room[s])
+                    nodes.append((s, room[s] - spare, caps[s], top))
+                    if spare:
+                        nodes.append((s, spare, caps[s], NO_CAP))
+            # After an exemption the big jokers go to the givers (if one still holds cards).
+            joker_nodes = [i for i, n in enumerate(nodes) if n[0] in bounds.jokers and n[1]]
+            low_wild = min(n[2] for n in nodes)  # every node takes a wild up to here
+            low = min(low_wild, min(n[3] for n in nodes))  # ... and any other card
             cards = list((+pool).elements())
             rng.shuffle(cards)
-            surplus = len(cards) - sum(room.values())  # > 0 only in made-up positions
-            # The cards some seat may not hold go one by one, most constrained first, to a seat
+            surplus = len(cards) - sum(n[1] for n in nodes)  # > 0 only in made-up positions
+            left = [n[1] for n in nodes]
+            # The cards some node may not take go one by one, most constrained first, to a node
             # allowed them (in proportion to its room); the others are dealt by slicing the
             # shuffled rest, which gives the same uniform split at a fraction of the cost.
-            free = cards
-            if low < NO_CAP:
-                free = []
-                barred: list[tuple[int, int, Card]] = []  # (seats barred, strength, card)
-                for c in cards:
-                    st = c.strength(level)
-                    if st <= low:
-                        free.append(c)
-                    else:
-                        barred.append((sum(1 for s in others if st > caps[s]), st, c))
-                barred.sort(key=lambda x: -x[0])
-                for _, st, c in barred:
-                    allowed = [s for s in others if room[s] > 0 and st <= caps[s]]
-                    if not allowed:
-                        if surplus > 0:
-                            surplus -= 1
-                            continue
-                        ok = False
+            free: list[Card] = []
+            barred: list[tuple[int, Card, list[int]]] = []  # (nodes allowed, card, those nodes)
+            for c in cards:
+                st = c.strength(level)
+                wild = c.is_wild(level)
+                joker = c.rank == "BJ" and bool(joker_nodes)
+                if st <= (low_wild if wild else low) and not joker:
+                    free.append(c)
+                    continue
+                allowed = [i for i, n in enumerate(nodes)
+                           if st <= n[2] and (wild or st <= n[3])
+                           and (not joker or i in joker_nodes)]
+                barred.append((len(allowed), c, allowed))
+            barred.sort(key=lambda x: x[0])
+            ok = True
+            for _, c, allowed in barred:
+                open_nodes = [i for i in allowed if left[i] > 0]
+                if not open_nodes:
+                    if surplus > 0:
+                        surplus -= 1
+                        continue
+                    ok = False
+                    break
+                r = rng.random() * sum(left[i] for i in open_nodes)
+                pick = open_nodes[-1]
+                for i in open_nodes:
+                    r -= left[i]
+                    if r < 0:
+                        pick = i
                         break
-                    total = sum(room[s] for s in allowed)
-                    r = rng.random() * total
-                    for s in allowed:
-                        r -= room[s]
-                        if r < 0:
-                            break
-                    hands[s].append(c)
-                    room[s] -= 1
+                hands[nodes[pick][0]].append(c)
+                left[pick] -= 1
             if ok:
                 i = 0
-                for s in others:
-                    hands[s].extend(free[i:i + room[s]])
-                    i += room[s]
+                for n, node in enumerate(nodes):
+                    hands[node[0]].extend(free[i:i + left[n]])
+                    i += left[n]
                 return hands
         return None
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
 from guandan.cards import Card, full_deck, parse_cards
-from guandan.match import Event, Match
+from guandan.deal import GiftBounds, gift_bounds
+from guandan.match import Event, Match, Observation, TributeView
 from guandan.players import make_player
 from guandan.players.tracker import NO_CAP, Tracker, urgency
+from guandan.tribute import Gift
 
 from .positions import position, reading
 
@@ -236,3 +239,80 @@ def test_calm_bombs_are_bombs_spent_early_on_an_opponent_while_nobody_is_low() -
     t = Tracker.from_observation(obs)
     assert t.calm_bombs == {1: 0, 2: 1, 3: 1, 4: 0}
     assert t.bombs_readily(1) and t.bombs_readily(4)  # seats 2 and 3 are their opponents
+
+
+def test_a_gift_bounds_its_giver_in_the_samples() -> None:
+    # Seat 4 gave an ace at level 2, its strongest card, and got back a card seat 1 did not
+    # see: it holds no joker and no 2 but the wild hearts, bar one card (the return).
+    unseen = Counter(parse_cards("BJ S2 H2 H2 SA S4 S5 S6 D4 D5 D6 C4"))
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 4, 3: 4, 4: 4},
+                unseen=unseen, tribute=GiftBounds({4: 14}, {4: 1}, ()))
+    rng = random.Random(3)
+    wilds = above = 0
+    for _ in range(300):
+        hand = t.sample(rng)[4]
+        strong = sum(c.rank in ("BJ", "2") and not c.is_wild("2") for c in hand)
+        assert strong <= 1
+        above += strong
+        wilds += sum(c.is_wild("2") for c in hand)
+    assert wilds > 100  # 225
+    assert 20 < above < 150  # 67
+    # Seen the return: nothing above the ace.
+    t.tribute = GiftBounds({4: 14}, {4: 0}, ())
+    for _ in range(100):
+        hand = t.sample(rng)[4]
+        assert not any(c.rank in ("BJ", "2") and not c.is_wild("2") for c in hand)
+    # After an exemption with seat 2 the giver, the big joker is seat 2's.
+    t.tribute = GiftBounds({}, {}, (2,))
+    assert all(parse_cards("BJ")[0] in t.sample(rng)[2] for _ in range(100))
+
+
+def _tribute_obs(gifts: tuple[Gift, ...], returns: tuple[Gift, ...] = (), seat: int = 1,
+                 history: tuple[Event, ...] = ()) -> Observation:
+    obs = position("S3 S4 S5", seat=seat, history=history)
+    return dataclasses.replace(obs, hand_number=2, tribute=TributeView("single", gifts, returns))
+
+
+def test_gift_bounds_read_the_gift_and_the_return() -> None:
+    sa, d3, sk = parse_cards("SA D3 SK")
+    # Seat 1 saw no return to seat 4: one card above the ace may be that return.
+    assert gift_bounds(_tribute_obs((Gift(4, 2, sa),))) == GiftBounds({4: 14}, {4: 1}, ())
+    # The receiver knows its return (pinned on the giver): nothing above the ace.
+    seen = _tribute_obs((Gift(4, 1, sa),), (Gift(1, 4, d3),))
+    assert gift_bounds(seen) == GiftBounds({4: 14}, {4: 0}, ())
+    # The giver has played a card above its gift: that was the return.
+    joker = Event("play", 4, play=reading("BJ", "2"))
+    assert gift_bounds(_tribute_obs((Gift(4, 2, sk),), history=(joker,))) == GiftBounds(
+        {4: 13}, {4: 0}, ())
+    # A seat reads nothing from its own gift.
+    assert gift_bounds(_tribute_obs((Gift(1, 2, sa),))) == GiftBounds({}, {}, ())
+
+
+def test_tribute_bounds_hold_for_the_real_hands() -> None:
+    """In real matches under every preset, at the first lead after a tribute, every seat's
+    real cards fit what every other seat reads from the tribute; an exemption puts both big
+    jokers with the givers."""
+    bound = exempt = 0
+    for rules in ("site", "national", "huaian", "nanjing"):
+        for seed in range(30):
+            m = Match(rules, seed=seed)
+            players = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+            while m.phase != "play" or m.hand_number < 2:
+                seat = m.to_act
+                assert seat is not None
+                m.apply(players[seat].act(m.observation(seat)))
+            for seat in (1, 2, 3, 4):
+                obs = m.observation(seat)
+                t = Tracker.from_observation(obs)
+                assert seat not in t.tribute.tops
+                for s, top in t.tribute.tops.items():
+                    above = [c for c in m.hands[s]
+                             if not c.is_wild(obs.level) and c.strength(obs.level) > top]
+                    assert len(above) <= t.tribute.spare[s], (rules, seed, seat, s)
+                    bound += 1
+                if t.tribute.jokers:
+                    exempt += 1
+                    held = sum(c.rank == "BJ" for s in t.tribute.jokers for c in m.hands[s])
+                    assert held == 2
+    assert bound > 300  # 504 readings of a giver
+    assert exempt >= 8  # 16: 4 hands, read by every seat
