@@ -450,6 +450,33 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     return d
 
 
+def known_cards(obs: Observation, played: Mapping[int, Sequence[Card]] | None = None
+                ) -> dict[int, Counter[Card]]:
+    """The cards ``obs``'s seat knows each other seat holds: a tribute gift stays with its
+    receiver until it plays a copy of it (gifts are shown to all), and so does a card this
+    seat returned (a return may not be the very card just received). ``played``: the cards
+    each seat has played this hand (read from the history if not given).
+    """
+    if played is None:
+        played = played_cards(obs)
+    pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
+    for g in obs.tribute.gifts:
+        pinned[g.receiver][g.card] += 1
+    for r in obs.tribute.returns:
+        if r.giver == obs.seat:
+            pinned[r.receiver][r.card] += 1
+    return {s: Counter() if s == obs.seat else pinned[s] - Counter(played[s]) for s in SEATS}
+
+
+def played_cards(obs: Observation) -> dict[int, list[Card]]:
+    """The cards each seat has played this hand."""
+    played: dict[int, list[Card]] = {s: [] for s in SEATS}
+    for e in obs.history:
+        if e.kind == "play" and e.play is not None:
+            played[e.seat].extend(e.play.cards)
+    return played
+
+
 class GiftBounds(NamedTuple):
     """What the hand's tribute says of the cards of the seats other than the observer's
     (``gift_bounds``)."""
@@ -473,11 +500,7 @@ def gift_bounds(obs: Observation, played: Mapping[int, Sequence[Card]] | None = 
     """
     me, level = obs.seat, obs.level
     if played is None:
-        shown: dict[int, list[Card]] = {s: [] for s in SEATS}
-        for e in obs.history:
-            if e.kind == "play" and e.play is not None:
-                shown[e.seat].extend(e.play.cards)
-        played = shown
+        played = played_cards(obs)
     tops: dict[int, int] = {}
     spare: dict[int, int] = {}
     for g in obs.tribute.gifts:
@@ -509,27 +532,18 @@ def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
     me, level = obs.seat, obs.level
     pool: Counter[Card] = Counter(full_deck())
     pool.subtract(obs.hand)
-    played: dict[int, list[Card]] = {s: [] for s in SEATS}
-    for e in obs.history:
-        if e.kind == "play" and e.play is not None:
-            pool.subtract(e.play.cards)
-            played[e.seat].extend(e.play.cards)
+    played = played_cards(obs)
+    for cards in played.values():
+        pool.subtract(cards)
     if any(n < 0 for n in pool.values()):
         raise ValueError("the observation shows more copies of a card than two decks hold")
     others = [s for s in SEATS if s != me and obs.counts[s] > 0]
     hands: dict[int, list[Card]] = {s: [] for s in SEATS}
     hands[me] = list(obs.hand)
-    # Cards known to be in a seat's hand.
-    pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
-    for g in obs.tribute.gifts:
-        pinned[g.receiver][g.card] += 1
-    for r in obs.tribute.returns:
-        if r.giver == me:
-            pinned[r.receiver][r.card] += 1
+    known = known_cards(obs, played)
     room: dict[int, int] = {}
     for s in others:
-        held = pinned[s] - Counter(played[s])
-        for c, n in sorted(held.items()):
+        for c, n in sorted(known[s].items()):
             k = min(n, pool[c], obs.counts[s] - len(hands[s]))
             hands[s].extend([c] * k)
             pool[c] -= k
@@ -616,4 +630,4 @@ def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
 
 
 __all__ = ["PASS", "Deal", "GiftBounds", "Move", "Pass", "TableEntry", "deal_hidden",
-           "gift_bounds", "holding_mask", "next_holding"]
+           "gift_bounds", "holding_mask", "known_cards", "next_holding", "played_cards"]

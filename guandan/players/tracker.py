@@ -5,7 +5,8 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 
 - ``unseen``: the cards not in this seat's hand and not yet played (held by the other seats);
 - ``pinned``: cards known to be in a given seat's hand (a tribute gift it received, a card this
-  seat returned to it), unless it has played a copy since;
+  seat returned to it), unless it has played a copy since (``guandan.deal.known_cards``, what
+  ``Deal.sample`` keeps too);
 - ``caps``: the strongest single a seat can hold, inferred from passes that a player who could
   beat would not have made (it passed on an opponent's single that left that opponent with at
   most two cards);
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card, full_deck, rank_strength
-from guandan.deal import GiftBounds, gift_bounds
+from guandan.deal import GiftBounds, gift_bounds, known_cards
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -78,7 +79,7 @@ class Tracker:
         hand = list(obs.hand)
         unseen: Counter[Card] = Counter(full_deck())
         unseen.subtract(hand)
-        pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
+        pinned = known_cards(obs)
         played: dict[int, list[Reading]] = {s: [] for s in SEATS}
         caps = dict.fromkeys(SEATS, NO_CAP)
         calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
@@ -93,14 +94,7 @@ class Tracker:
         # The play each pass answered: the last play (a play that led says a trick ended).
         table: tuple[int, Reading] | None = None
         for e in obs.history:
-            if e.kind == "gift" and e.card is not None and e.to is not None:
-                pinned[e.to][e.card] += 1
-            elif e.kind == "return" and e.card is not None and e.to is not None:
-                if e.seat == seat:
-                    pinned[e.to][e.card] += 1
-                elif e.to == seat:
-                    pinned[e.seat][e.card] = max(0, pinned[e.seat][e.card] - 1)
-            elif e.kind == "play" and e.play is not None:
+            if e.kind == "play" and e.play is not None:
                 cards = e.play.cards
                 if e.lead:
                     table = None  # the trick before ended (the deal says so)
@@ -112,9 +106,6 @@ class Tracker:
                         and urgency(e.seat, table[0], left) == 0):
                     calm_bombs[e.seat] += 1
                 unseen.subtract(cards)
-                for c in cards:
-                    if pinned[e.seat][c] > 0:
-                        pinned[e.seat][c] -= 1
                 played[e.seat].append(e.play)
                 calm_passes[e.seat] = []  # its hand has changed
                 left[e.seat] -= len(cards)
@@ -130,8 +121,6 @@ class Tracker:
                         calm_passes[e.seat].append(play)
                     elif u == 2:
                         pressed[e.seat].append(play)
-        # A gift this seat received is in its own hand; a gift it gave is pinned on the receiver.
-        pinned[seat] = Counter()
         for s in SEATS:
             for c in list(pinned[s]):
                 pinned[s][c] = min(pinned[s][c], max(0, unseen[c]))

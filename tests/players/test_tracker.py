@@ -59,8 +59,9 @@ def test_samples_fit_counts_and_never_use_seen_cards() -> None:
 
 
 def test_gift_is_pinned_on_its_receiver() -> None:
-    gift = Event("gift", 4, 2, parse_cards("BJ")[0])
-    obs = position("S3 S4 S5", history=[gift])
+    bj = parse_cards("BJ")[0]
+    obs = dataclasses.replace(position("S3 S4 S5", history=[Event("gift", 4, 2, bj)]),
+                              tribute=TributeView("single", (Gift(4, 2, bj),), ()))
     t = Tracker.from_observation(obs)
     assert t.pinned[2] == Counter(parse_cards("BJ"))
     rng = random.Random(0)
@@ -290,9 +291,9 @@ def test_gift_bounds_read_the_gift_and_the_return() -> None:
 
 def test_tribute_bounds_hold_for_the_real_hands() -> None:
     """In real matches under every preset, at the first lead after a tribute, every seat's
-    real cards fit what every other seat reads from the tribute; an exemption puts both big
-    jokers with the givers."""
-    bound = exempt = 0
+    real cards fit what every other seat reads from the tribute (the cards it knows a seat
+    holds, and the gifts' bounds); an exemption puts both big jokers with the givers."""
+    bound = exempt = pinned = 0
     for rules in ("site", "national", "huaian", "nanjing"):
         for seed in range(30):
             m = Match(rules, seed=seed)
@@ -305,6 +306,9 @@ def test_tribute_bounds_hold_for_the_real_hands() -> None:
                 obs = m.observation(seat)
                 t = Tracker.from_observation(obs)
                 assert seat not in t.tribute.tops
+                for s, cards in t.pinned.items():  # what it knows a seat holds, it holds
+                    assert not cards - Counter(m.hands[s]), (rules, seed, seat, s)
+                    pinned += sum(cards.values())
                 for s, top in t.tribute.tops.items():
                     above = [c for c in m.hands[s]
                              if not c.is_wild(obs.level) and c.strength(obs.level) > top]
@@ -315,4 +319,5 @@ def test_tribute_bounds_hold_for_the_real_hands() -> None:
                     held = sum(c.rank == "BJ" for s in t.tribute.jokers for c in m.hands[s])
                     assert held == 2
     assert bound > 300  # 504 readings of a giver
+    assert pinned > 300  # 672 cards known to be in another seat's hand
     assert exempt >= 8  # 16: 4 hands, read by every seat
