@@ -11,6 +11,13 @@ each of WHICH (default ``oracle,partner,search``) and prints each run's figures:
   number of samples);
 - ``partner``: the partner's real hand, the opponents' real cards dealt between them at random;
 - ``lateN``: the oracle once some seat holds N cards or fewer, sampled deals before;
+- ``chainN``: once some seat holds N cards or fewer, the sampled deals drawn from a Markov
+  chain over the other seats' hands that reads every turn they played: a swap of two cards
+  between two of them is kept with probability ``CHAIN_EPS ** (change in misses)``, the misses
+  being their turns the fast policy, replaying the hand from its first lead with those cards,
+  would have played otherwise (``playout.replay_misses``); started from a sampled deal,
+  ``CHAIN_BURN`` steps before the first sample and ``CHAIN_THIN`` between samples (a reader of
+  the turns with no clock: far slower than the page allows);
 - ``search``: the search as it is.
 
 The oracle is not a player (no seat may see another's cards): it bounds what better reading of
@@ -31,7 +38,7 @@ from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.match import Match, Observation
 from guandan.players import make_player, search
 from guandan.players.base import Player
-from guandan.players.playout import APlay, abstract_hand
+from guandan.players.playout import APlay, abstract_hand, hand_turns, replay_misses, start_hands
 from guandan.players.search import SearchPlayer
 from guandan.players.tracker import Tracker
 from guandan.seats import SEATS, partner
@@ -83,6 +90,59 @@ class OracleSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
         return hands, others, 1.0
 
 
+#: The chain's weight per miss, and its steps before the first sample and between samples.
+CHAIN_EPS = 0.1
+CHAIN_BURN = 200
+CHAIN_THIN = 10
+
+
+class ChainSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
+    """The search with its sampled deals drawn from a chain that reads the turns played
+    (``chainN``), once some seat holds ``late`` cards or fewer."""
+
+    late = 15
+
+    def act(self, obs: Observation) -> Any:
+        self._turns = hand_turns(obs.history)
+        self._chain: dict[int, list[Any]] | None = None
+        return super().act(obs)
+
+    def _draw(self, tracker: Tracker, rng: random.Random, evidence: dict[int, Any]
+              ) -> tuple[dict[int, list[Any]], dict[int, list[APlay]], float]:
+        if min(n for n in tracker.counts.values() if n > 0) > self.late or not self._turns:
+            return super()._draw(tracker, rng, evidence)  # type: ignore[no-any-return]
+        level, turns = tracker.level, self._turns
+        seats = tracker.others()
+        steps = CHAIN_THIN
+        if self._chain is None:
+            self._chain = super()._draw(tracker, rng, evidence)[0]
+            self._misses = replay_misses(start_hands(self._chain, turns), level, turns, seats)
+            steps = CHAIN_BURN
+        h = self._chain
+        cur = self._misses
+        caps, pins = tracker.caps, tracker.pinned
+        for _ in range(steps if len(seats) > 1 else 0):
+            a, b = rng.sample(seats, 2)
+            i, j = rng.randrange(len(h[a])), rng.randrange(len(h[b]))
+            x, y = h[a][i], h[b][j]
+            if x == y or any(s in pins and pins[s][c] >= h[s].count(c)
+                             for s, c in ((a, x), (b, y))):
+                continue
+            if y.strength(level) > caps.get(a, 99) or x.strength(level) > caps.get(b, 99):
+                continue
+            new = dict(h)
+            new[a], new[b] = list(h[a]), list(h[b])
+            new[a][i], new[b][j] = y, x
+            got = replay_misses(start_hands(new, turns), level, turns, [a, b])
+            d = got[a] + got[b] - cur[a] - cur[b]
+            if d <= 0 or rng.random() < CHAIN_EPS ** d:
+                h, cur[a], cur[b] = new, got[a], got[b]
+        self._chain = h
+        hands = {s: list(c) for s, c in h.items()}
+        others = {s: abstract_hand(hands[s], level) for s in SEATS if s != tracker.seat}
+        return hands, others, 1.0
+
+
 def run(hands: int, seed: int, first: int, samples: int, oracle: str) -> str:
     t0 = time.perf_counter()
     result = ArenaResult("search", "heuristic", "site", "hand", seed)
@@ -97,6 +157,10 @@ def run(hands: int, seed: int, first: int, samples: int, oracle: str) -> str:
             p = OracleSearch(seed=s, budget_ms=None, samples=samples)
             p.late = int(oracle[4:])
             return p
+        if oracle.startswith("chain"):  # e.g. chain15: the chain once a seat holds 15 or fewer
+            c = ChainSearch(seed=s, budget_ms=None, samples=samples)
+            c.late = int(oracle[5:])
+            return c
         if oracle == "partner":
             p = OracleSearch(seed=s, budget_ms=None, samples=samples)
             p.partner_only = True
