@@ -2,8 +2,8 @@
 
 A tribute gift is its giver's strongest card (never a wild heart), so the giver holds nothing
 stronger but wilds, and the return it got; after an exemption the givers hold both big jokers
-(``Tracker.gift_caps``). Hand-mode arenas play no tribute, so this script measures it in the
-second hand of heuristic self-play matches (preset ``site``):
+(``deal.gift_bounds``, ``Tracker.tribute``). Hand-mode arenas play no tribute, so this script
+measures it in the second hand of heuristic self-play matches (preset ``site``):
 
 - how often the tracker's sampled deals give a giver more cards above its gift than it can
   hold when the tribute is not read, and where the aces, level cards and jokers of the other
@@ -87,10 +87,11 @@ def main() -> None:
                             figures[f"hit{read}"] += sum(
                                 (got & Counter(c for c in real[s] if high(c, level))).values())
                             figures[f"tot{read}"] += sum(1 for c in real[s] if high(c, level))
-                            if s in bounds.tops:
+                            if s in bounds.tops:  # its known cards (a return) aside
+                                above = Counter(c for c in hands[s] if not c.is_wild(level)
+                                                and c.strength(level) > bounds.tops[s])
                                 figures[f"bad{read}"] += sum(
-                                    not c.is_wild(level) and c.strength(level) > bounds.tops[s]
-                                    for c in hands[s]) > bounds.spare[s]
+                                    (above - tracker.pinned[s]).values()) > bounds.spare[s]
                                 figures[f"seats{read}"] += 1
                 figures["decisions"] += 1
                 on = SearchPlayer(seed=seed, samples=samples, budget_ms=None)

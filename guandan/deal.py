@@ -453,9 +453,10 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
 def known_cards(obs: Observation, played: Mapping[int, Sequence[Card]] | None = None
                 ) -> dict[int, Counter[Card]]:
     """The cards ``obs``'s seat knows each other seat holds: a tribute gift stays with its
-    receiver until it plays a copy of it (gifts are shown to all), and so does a card this
-    seat returned (a return may not be the very card just received). ``played``: the cards
-    each seat has played this hand (read from the history if not given).
+    receiver until it plays a copy of it (gifts are shown to all; a return may not be the very
+    card just received, so returning another copy leaves the gift), and so does a card this
+    seat returned. ``played``: the cards each seat has played this hand (read from the history
+    if not given).
     """
     if played is None:
         played = played_cards(obs)

@@ -9,8 +9,9 @@ For each decision with more than one sensible choice (from the first trick by de
    the highest plain play that beats the table (see ``candidates``);
 2. samples the hidden cards many times, each sample consistent with everything the seat has
    seen (cards left per seat, the plays made, the tribute cards it knows of, a giver holding
-   nothing stronger than its gift but wilds, and the passes that show a seat holds no single
-   above a card it let an opponent go out with: see
+   nothing stronger than its gift but wilds and its return, the big jokers with the givers
+   after an exemption, and the passes that show a seat holds no single above a card it let an
+   opponent go out with: see
    :mod:`guandan.players.tracker`); and likely given the other seats' calm leads: a careful
    player leads its weakest play, so a deal that gives a seat a weaker play than one it led
    calmly is kept only with probability ``LEAD_EPS`` per such seat, else drawn again (see

@@ -286,9 +286,11 @@ class Tracker:
             # The cards some node may not take go one by one, most constrained first, to a node
             # allowed them (in proportion to its room); the others are dealt by slicing the
             # shuffled rest, which gives the same uniform split at a fraction of the cost.
-            free: list[Card] = []
+            # With no bound every card is free: the same draws as with no tracker at all.
+            constrained = low < NO_CAP or bool(joker_nodes)
+            free: list[Card] = [] if constrained else cards
             barred: list[tuple[int, Card, list[int]]] = []  # (nodes allowed, card, those nodes)
-            for c in cards:
+            for c in cards if constrained else []:
                 st = c.strength(level)
                 wild = c.is_wild(level)
                 joker = c.rank == "BJ" and bool(joker_nodes)
