@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from replay_reading import chain_step  # bench/replay_reading.py, beside this script
+
 from guandan.arena import ArenaResult, Timing, play_both_seatings
 from guandan.match import Match, Observation
 from guandan.players import make_player, search
@@ -112,31 +114,15 @@ class ChainSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
         if min(n for n in tracker.counts.values() if n > 0) > self.late or not self._turns:
             return super()._draw(tracker, rng, evidence)  # type: ignore[no-any-return]
         level, turns = tracker.level, self._turns
-        seats = tracker.others()
         steps = CHAIN_THIN
         if self._chain is None:
             self._chain = super()._draw(tracker, rng, evidence)[0]
-            self._misses = replay_misses(start_hands(self._chain, turns), level, turns, seats)
+            self._misses = replay_misses(start_hands(self._chain, turns), level, turns,
+                                         tracker.others())
             steps = CHAIN_BURN
         h = self._chain
-        cur = self._misses
-        caps, pins = tracker.caps, tracker.pinned
-        for _ in range(steps if len(seats) > 1 else 0):
-            a, b = rng.sample(seats, 2)
-            i, j = rng.randrange(len(h[a])), rng.randrange(len(h[b]))
-            x, y = h[a][i], h[b][j]
-            if x == y or any(s in pins and pins[s][c] >= h[s].count(c)
-                             for s, c in ((a, x), (b, y))):
-                continue
-            if y.strength(level) > caps.get(a, 99) or x.strength(level) > caps.get(b, 99):
-                continue
-            new = dict(h)
-            new[a], new[b] = list(h[a]), list(h[b])
-            new[a][i], new[b][j] = y, x
-            got = replay_misses(start_hands(new, turns), level, turns, [a, b])
-            d = got[a] + got[b] - cur[a] - cur[b]
-            if d <= 0 or rng.random() < CHAIN_EPS ** d:
-                h, cur[a], cur[b] = new, got[a], got[b]
+        for _ in range(steps):
+            h = chain_step(h, self._misses, tracker, turns, rng, CHAIN_EPS, caps=True)[0]
         self._chain = h
         hands = {s: list(c) for s, c in h.items()}
         others = {s: abstract_hand(hands[s], level) for s in SEATS if s != tracker.seat}

@@ -34,7 +34,8 @@ from guandan.cards import Card
 from guandan.match import Match
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.playout import hand_turns, replay_misses, start_hands
-from guandan.players.tracker import Tracker
+from guandan.players.tracker import NO_CAP, Tracker
+from guandan.readings import Reading
 
 
 def placed(hands: dict[int, list[Card]], real: dict[int, list[Card]], seats: list[int],
@@ -48,6 +49,35 @@ def placed(hands: dict[int, list[Card]], real: dict[int, list[Card]], seats: lis
                     & Counter(c for c in real[s] if keep(c))).values())
         total += sum(1 for c in real[s] if keep(c))
     return hit, total
+
+
+def chain_step(h: dict[int, list[Card]], cur: dict[int, int], tracker: Tracker,
+               turns: list[tuple[int, Reading | None]], rng: random.Random, eps: float,
+               caps: bool = False) -> tuple[dict[int, list[Card]], bool]:
+    """One step of the chain over the hands ``h`` of the seats other than ``tracker``'s: swap
+    a card between two of them (their pinned cards kept, with ``caps`` their pass caps too),
+    kept with probability ``eps ** (change in misses)``. ``cur`` holds each seat's misses
+    (``replay_misses``) and follows the swap; returns the hands and whether it was kept."""
+    seats, level, pins = tracker.others(), tracker.level, tracker.pinned
+    if len(seats) < 2:
+        return h, False
+    a, b = rng.sample(seats, 2)
+    i, j = rng.randrange(len(h[a])), rng.randrange(len(h[b]))
+    x, y = h[a][i], h[b][j]
+    if x == y or any(s in pins and pins[s][c] >= h[s].count(c) for s, c in ((a, x), (b, y))):
+        return h, False
+    if caps and (y.strength(level) > tracker.caps.get(a, NO_CAP)
+                 or x.strength(level) > tracker.caps.get(b, NO_CAP)):
+        return h, False
+    new = dict(h)
+    new[a], new[b] = list(h[a]), list(h[b])
+    new[a][i], new[b][j] = y, x
+    got = replay_misses(start_hands(new, turns), level, turns, [a, b])
+    d = got[a] + got[b] - cur[a] - cur[b]
+    if d <= 0 or rng.random() < eps ** d:
+        cur[a], cur[b] = got[a], got[b]
+        return new, True
+    return h, False
 
 
 def position(seed: int, cards: int) -> Match | None:
@@ -94,20 +124,8 @@ def read_position(m: Match, rng: random.Random, eps: float, steps: int
     kept = states = 0
     chain: defaultdict[str, float] = defaultdict(float)
     for step in range(steps):
-        a, b = rng.sample(seats, 2)
-        i, j = rng.randrange(len(h[a])), rng.randrange(len(h[b]))
-        x, y = h[a][i], h[b][j]
-        pins = tracker.pinned
-        if x != y and not any(s in pins and pins[s][c] >= h[s].count(c)
-                              for s, c in ((a, x), (b, y))):
-            new = dict(h)
-            new[a], new[b] = list(h[a]), list(h[b])
-            new[a][i], new[b][j] = y, x
-            got = misses(new, [a, b])
-            d = got[a] + got[b] - cur[a] - cur[b]
-            if d <= 0 or rng.random() < eps ** d:
-                h, cur[a], cur[b] = new, got[a], got[b]
-                kept += 1
+        h, swapped = chain_step(h, cur, tracker, turns, rng, eps)
+        kept += swapped
         if step >= steps // 2 and step % 10 == 0:
             states += 1
             for high in (False, True):

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card, full_deck, rank_strength
-from guandan.deal import GiftBounds, gift_bounds, known_cards
+from guandan.deal import GiftBounds, gift_bounds, known_cards, played_cards
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -79,7 +79,8 @@ class Tracker:
         hand = list(obs.hand)
         unseen: Counter[Card] = Counter(full_deck())
         unseen.subtract(hand)
-        pinned = known_cards(obs)
+        shown = played_cards(obs)  # the cards each seat has played, read once
+        pinned = known_cards(obs, shown)
         played: dict[int, list[Reading]] = {s: [] for s in SEATS}
         caps = dict.fromkeys(SEATS, NO_CAP)
         calm_leads: dict[int, list[Reading]] = {s: [] for s in SEATS}
@@ -127,7 +128,7 @@ class Tracker:
             pinned[s] = +pinned[s]
         unseen = +unseen
         return cls(seat, level, hand, dict(obs.counts), unseen, pinned, caps, played,
-                   calm_leads, calm_passes, pressed, calm_bombs, gift_bounds(obs))
+                   calm_leads, calm_passes, pressed, calm_bombs, gift_bounds(obs, shown))
 
     # -- questions -----------------------------------------------------------------------------
 
@@ -286,7 +287,7 @@ class Tracker:
             # The cards some node may not take go one by one, most constrained first, to a node
             # allowed them (in proportion to its room); the others are dealt by slicing the
             # shuffled rest, which gives the same uniform split at a fraction of the cost.
-            # With no bound every card is free: the same draws as with no tracker at all.
+            # With no bound every card is free, and the shuffled cards are dealt as they are.
             constrained = low < NO_CAP or bool(joker_nodes)
             free: list[Card] = [] if constrained else cards
             barred: list[tuple[int, Card, list[int]]] = []  # (nodes allowed, card, those nodes)
