@@ -528,9 +528,9 @@ def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
       holds no such card now but for the return it received (one, if this seat did not see it);
     - after an exemption the givers hold the big jokers nobody has played.
 
-    The same ``rng`` state gives the same cards.
+    The same ``rng`` state gives the same cards (``deal_unseen`` deals them).
     """
-    me, level = obs.seat, obs.level
+    me = obs.seat
     pool: Counter[Card] = Counter(full_deck())
     pool.subtract(obs.hand)
     played = played_cards(obs)
@@ -538,61 +538,99 @@ def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
         pool.subtract(cards)
     if any(n < 0 for n in pool.values()):
         raise ValueError("the observation shows more copies of a card than two decks hold")
-    others = [s for s in SEATS if s != me and obs.counts[s] > 0]
-    hands: dict[int, list[Card]] = {s: [] for s in SEATS}
-    hands[me] = list(obs.hand)
-    known = known_cards(obs, played)
-    room: dict[int, int] = {}
-    for s in others:
-        for c, n in sorted(known[s].items()):
-            k = min(n, pool[c], obs.counts[s] - len(hands[s]))
-            hands[s].extend([c] * k)
-            pool[c] -= k
-        room[s] = obs.counts[s] - len(hands[s])
-    if sum(room.values()) != sum(pool.values()):
+    counts = {s: obs.counts[s] for s in SEATS if s != me}
+    if sum(counts.values()) != sum(pool.values()):
         raise ValueError("the cards left do not fit the observed counts")
-    # Nodes that take cards: (seat, capacity, strongest non-wild card taken, 99 for any).
-    nodes: list[tuple[int, int, int]] = []
-    bounds = gift_bounds(obs, played)
-    for s in others:
-        if s in bounds.tops:
-            free = min(bounds.spare[s], room[s])
-            nodes.append((s, room[s] - free, bounds.tops[s]))
-            if free:
-                nodes.append((s, free, 99))
+    hands = deal_unseen(pool, counts, known_cards(obs, played), gift_bounds(obs, played),
+                        obs.level, rng)
+    if hands is None:
+        raise ValueError("no deal fits what the seat has seen")
+    hands[me] = list(obs.hand)
+    return hands
+
+
+#: No bound on a seat's strongest card (a strength above every card's).
+ANY_CARD: Final = 99
+
+
+def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
+                known: Mapping[int, Mapping[Card, int]], bounds: GiftBounds, level: str,
+                rng: random.Random, caps: Mapping[int, int] | None = None
+                ) -> dict[int, list[Card]] | None:
+    """Deal the cards of ``pool`` to the seats of ``counts`` (how many cards each holds): each
+    first takes what it is known to hold (``known``, as far as the pool has it), then the rest
+    go at random (each card in proportion to the room left where it may go), so that
+
+    - a giver of the tribute (``bounds``, see ``gift_bounds``) takes no card stronger than its
+      gift but wilds, apart from its spare; after an exemption the givers take the big jokers;
+    - a seat with a cap (``caps``: the strength of the strongest card it may hold, wilds
+      included) takes nothing stronger.
+
+    Exact: a card goes only where the cards still to come fit (Hall's condition), so a deal
+    is found whenever one exists; None when none does. Cards beyond the seats' room (a made-up
+    position) are left out. The pool's cards are shuffled in sorted order: the same ``rng``
+    state gives the same deal. Every seat of ``SEATS`` has a list in the result (empty for
+    the seats not in ``counts``).
+
+    >>> from guandan.cards import parse_cards
+    >>> pool = Counter(parse_cards("SA HA S3 S4"))
+    >>> hands = deal_unseen(pool, {2: 2, 4: 2}, {}, GiftBounds({}, {}, ()), "2",
+    ...                     random.Random(1), caps={2: 4})
+    >>> sorted(hands[2]), sorted(hands[4])  # seat 2 may hold nothing above a four
+    ([Card('S3'), Card('S4')], [Card('SA'), Card('HA')])
+    """
+    pool = Counter(pool)
+    hands: dict[int, list[Card]] = {s: [] for s in (0, *SEATS)}  # 0: no seat (below)
+    room: dict[int, int] = {}
+    seats = [s for s in SEATS if counts.get(s, 0) > 0]
+    for s in seats:
+        for c, n in sorted(known.get(s, {}).items()):
+            k = min(n, pool[c], counts[s] - len(hands[s]))
+            if k > 0:
+                hands[s].extend([c] * k)
+                pool[c] -= k
+        room[s] = counts[s] - len(hands[s])
+    # Nodes that take cards: (seat, room, strongest card, strongest card but a wild). A
+    # giver's room splits in two: up to its gift, and its spare (the return it received).
+    nodes: list[tuple[int, int, int, int]] = []
+    for s in seats:
+        cap = caps.get(s, ANY_CARD) if caps is not None else ANY_CARD
+        top = bounds.tops.get(s)
+        if top is None:
+            nodes.append((s, room[s], cap, ANY_CARD))
         else:
-            nodes.append((s, room[s], 99))
-    # After an exemption: the nodes that may take a big joker.
+            free = min(bounds.spare.get(s, 0), room[s])
+            nodes.append((s, room[s] - free, cap, top))
+            if free:
+                nodes.append((s, free, cap, ANY_CARD))
+    cards = sorted(pool.elements())
+    surplus = len(cards) - sum(room.values())
+    if surplus > 0:  # a made-up position: the cards no seat has room for go to no one
+        nodes.append((0, surplus, ANY_CARD, ANY_CARD))
     jokers_to = sum(1 << i for i, n in enumerate(nodes) if n[0] in bounds.jokers)
     full = (1 << len(nodes)) - 1
-
-    def allowed(c: Card) -> int:
-        mask = full
-        if c.rank == "BJ" and jokers_to:
-            mask &= jokers_to
-        if not c.is_wild(level):
-            st = c.strength(level)
-            for i, (_, _, top) in enumerate(nodes):
-                if st > top:
-                    mask &= ~(1 << i)
-        return mask
-
-    cards = sorted(pool.elements())
     rng.shuffle(cards)
     bound: list[tuple[int, Card]] = []
     free_cards: list[Card] = []
     for c in cards:
-        m = allowed(c)
-        if m == full:
+        mask = full
+        if c.rank == "BJ" and jokers_to:
+            mask &= jokers_to
+        st = c.strength(level)
+        wild = c.is_wild(level)
+        for i, (_, _, cap, top) in enumerate(nodes):
+            if st > cap or (st > top and not wild):
+                mask &= ~(1 << i)
+        if mask == full:
             free_cards.append(c)
         else:
-            bound.append((m, c))
+            bound.append((mask, c))
     bound.sort(key=lambda x: x[0].bit_count())  # stable: the shuffled order within a mask
     left = [n[1] for n in nodes]
     waiting: Counter[int] = Counter(m for m, _ in bound)
     waiting[full] += len(free_cards)
     if not _fits(waiting, left):
-        raise ValueError("no deal fits what the seat has seen")
+        return None
     for m, c in bound:
         waiting[m] -= 1
         choices = [i for i in range(len(nodes)) if m >> i & 1 and left[i] > 0]
@@ -612,9 +650,10 @@ def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
             choices.remove(pick)  # some choice fits: the rest fitted before this card
         hands[nodes[pick][0]].append(c)
     i = 0
-    for n, (s, _, _) in enumerate(nodes):
+    for n, (s, _, _, _) in enumerate(nodes):
         hands[s].extend(free_cards[i:i + left[n]])
         i += left[n]
+    del hands[0]
     return hands
 
 
@@ -630,5 +669,6 @@ def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
     return True
 
 
-__all__ = ["PASS", "Deal", "GiftBounds", "Move", "Pass", "TableEntry", "deal_hidden",
-           "gift_bounds", "holding_mask", "known_cards", "next_holding", "played_cards"]
+__all__ = ["ANY_CARD", "PASS", "Deal", "GiftBounds", "Move", "Pass", "TableEntry",
+           "deal_hidden", "deal_unseen", "gift_bounds", "holding_mask", "known_cards",
+           "next_holding", "played_cards"]

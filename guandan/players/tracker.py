@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card, full_deck, rank_strength
-from guandan.deal import GiftBounds, gift_bounds, known_cards, played_cards
+from guandan.deal import ANY_CARD, GiftBounds, deal_unseen, gift_bounds, known_cards, played_cards
 from guandan.readings import Reading
 from guandan.seats import SEATS, partner
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from guandan.match import Observation
 
 #: No cap: any single may be held.
-NO_CAP = 99
+NO_CAP = ANY_CARD
 #: A calm bomb counts (``calm_bombs``) when the bomber still holds at least this many cards.
 CALM_BOMB_KEPT = 10
 
@@ -232,102 +232,27 @@ class Tracker:
 
     # -- sampling ------------------------------------------------------------------------------
 
-    def sample(self, rng: random.Random, tries: int = 20) -> dict[int, list[Card]]:
+    def sample(self, rng: random.Random) -> dict[int, list[Card]]:
         """Hands for every seat: this seat's own, and random ones for the others that fit.
 
         The others receive exactly their counts, their pinned cards, what the tribute says
-        (``tribute``) and no single stronger than their cap (the caps dropped if no deal fits
-        after ``tries`` attempts, then the tribute's bounds: only in made-up positions).
+        (``tribute``) and no single stronger than their cap (``guandan.deal.deal_unseen``, the
+        dealer ``Deal.sample`` uses too). The caps are inferences from play, not facts: if no
+        deal fits them they are dropped, and then the tribute's bounds (only in made-up
+        positions).
         """
-        hands = self._sample(rng, tries, use_caps=True)
+        counts = {s: self.counts.get(s, 0) for s in SEATS if s != self.seat}
+        hands = deal_unseen(self.unseen, counts, self.pinned, self.tribute, self.level, rng,
+                            self.caps)
         if hands is None:
-            hands = self._sample(rng, tries, use_caps=False)
+            hands = deal_unseen(self.unseen, counts, self.pinned, self.tribute, self.level,
+                                rng)
         if hands is None:
-            hands = self._sample(rng, 1, use_caps=False, use_tribute=False)
-        assert hands is not None
+            hands = deal_unseen(self.unseen, counts, self.pinned, GiftBounds({}, {}, ()),
+                                self.level, rng)
+        assert hands is not None  # with no bounds every deal of the right sizes fits
         hands[self.seat] = list(self.hand)
         return hands
-
-    def _sample(self, rng: random.Random, tries: int, use_caps: bool,
-                use_tribute: bool = True) -> dict[int, list[Card]] | None:
-        others = [s for s in SEATS if s != self.seat]
-        level = self.level
-        caps = {s: self.caps.get(s, NO_CAP) if use_caps else NO_CAP for s in others}
-        bounds = self.tribute if use_tribute else GiftBounds({}, {}, ())
-        for _ in range(tries):
-            pool = Counter(self.unseen)
-            hands: dict[int, list[Card]] = {s: [] for s in SEATS}
-            room = {s: self.counts.get(s, 0) for s in others}
-            for s in others:
-                for c, n in self.pinned.get(s, Counter()).items():
-                    k = min(n, pool[c], room[s])
-                    hands[s].extend([c] * k)
-                    pool[c] -= k
-                    room[s] -= k
-            # Nodes that take the other cards: (seat, room, strongest single, strongest card
-            # but a wild). A giver's room splits in two: up to its gift, and the unseen return.
-            nodes: list[tuple[int, int, int, int]] = []
-            for s in others:
-                top = bounds.tops.get(s)
-                if top is None:
-                    nodes.append((s, room[s], caps[s], NO_CAP))
-                else:
-                    spare = min(bounds.spare.get(s, 0), room[s])
-                    nodes.append((s, room[s] - spare, caps[s], top))
-                    if spare:
-                        nodes.append((s, spare, caps[s], NO_CAP))
-            # After an exemption the big jokers go to the givers (if one still holds cards).
-            joker_nodes = [i for i, n in enumerate(nodes) if n[0] in bounds.jokers and n[1]]
-            low_wild = min(n[2] for n in nodes)  # every node takes a wild up to here
-            low = min(low_wild, min(n[3] for n in nodes))  # ... and any other card
-            cards = list((+pool).elements())
-            rng.shuffle(cards)
-            surplus = len(cards) - sum(n[1] for n in nodes)  # > 0 only in made-up positions
-            left = [n[1] for n in nodes]
-            # The cards some node may not take go one by one, most constrained first, to a node
-            # allowed them (in proportion to its room); the others are dealt by slicing the
-            # shuffled rest, which gives the same uniform split at a fraction of the cost.
-            # With no bound every card is free, and the shuffled cards are dealt as they are.
-            constrained = low < NO_CAP or bool(joker_nodes)
-            free: list[Card] = [] if constrained else cards
-            barred: list[tuple[int, Card, list[int]]] = []  # (nodes allowed, card, those nodes)
-            for c in cards if constrained else []:
-                st = c.strength(level)
-                wild = c.is_wild(level)
-                joker = c.rank == "BJ" and bool(joker_nodes)
-                if st <= (low_wild if wild else low) and not joker:
-                    free.append(c)
-                    continue
-                allowed = [i for i, n in enumerate(nodes)
-                           if st <= n[2] and (wild or st <= n[3])
-                           and (not joker or i in joker_nodes)]
-                barred.append((len(allowed), c, allowed))
-            barred.sort(key=lambda x: x[0])
-            ok = True
-            for _, c, allowed in barred:
-                open_nodes = [i for i in allowed if left[i] > 0]
-                if not open_nodes:
-                    if surplus > 0:
-                        surplus -= 1
-                        continue
-                    ok = False
-                    break
-                r = rng.random() * sum(left[i] for i in open_nodes)
-                pick = open_nodes[-1]
-                for i in open_nodes:
-                    r -= left[i]
-                    if r < 0:
-                        pick = i
-                        break
-                hands[nodes[pick][0]].append(c)
-                left[pick] -= 1
-            if ok:
-                i = 0
-                for n, node in enumerate(nodes):
-                    hands[node[0]].extend(free[i:i + left[n]])
-                    i += left[n]
-                return hands
-        return None
 
 
 #: Cards held by an opponent about to go out (or by the opponent whose play is on the table),

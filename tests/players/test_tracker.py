@@ -90,6 +90,19 @@ def test_caps_respected_by_samples() -> None:
         assert all(c.rank in "456" for c in hands[2])
 
 
+def test_caps_that_no_deal_fits_are_dropped() -> None:
+    # Both other seats capped at a six, but two aces are unseen: the caps are inferences that
+    # cannot all hold (a seat may pass for other reasons), so the sample drops them.
+    t = Tracker(seat=1, level="2", hand=parse_cards("S3"), counts={1: 1, 2: 2, 3: 2, 4: 2},
+                unseen=Counter(parse_cards("S4 S5 S6 SA DA CA")), caps={2: 6, 3: 6, 4: 6})
+    hands = t.sample(random.Random(0))
+    assert Counter(c for s in (2, 3, 4) for c in hands[s]) == t.unseen
+    # One cap that fits only one way is kept, every time (found, not met by luck).
+    t = dataclasses.replace(t, caps={2: 5, 3: NO_CAP, 4: NO_CAP})
+    for i in range(50):
+        assert sorted(t.sample(random.Random(i))[2]) == sorted(parse_cards("S4 S5"))
+
+
 def test_samples_are_uniform_over_the_deals_that_fit() -> None:
     # Seat 2 may not hold the aces (cap 6): they go to seats 3 and 4. Every deal that fits is
     # equally likely, so seat 2 takes 3 of the 5 small cards (S4 among them 3/5 of the time),
