@@ -612,12 +612,19 @@ def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
     rng.shuffle(cards)
     bound: list[tuple[int, Card]] = []
     free_cards: list[Card] = []
-    for c in cards:
-        mask = full
-        if c.rank == "BJ" and jokers_to:
-            mask &= jokers_to
+    # Every node takes a wild up to ``low_wild``, and any other card up to ``low``.
+    low_wild = min((n[2] for n in nodes), default=ANY_CARD)
+    low = min(low_wild, min((n[3] for n in nodes), default=ANY_CARD))
+    if low >= ANY_CARD and not jokers_to:  # nothing bound: the shuffled cards as they are
+        free_cards = cards
+    for c in cards if free_cards is not cards else ():
         st = c.strength(level)
         wild = c.is_wild(level)
+        joker = c.rank == "BJ" and jokers_to != 0
+        if st <= (low_wild if wild else low) and not joker:
+            free_cards.append(c)
+            continue
+        mask = jokers_to if joker else full
         for i, (_, _, cap, top) in enumerate(nodes):
             if st > cap or (st > top and not wild):
                 mask &= ~(1 << i)
