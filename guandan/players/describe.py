@@ -82,6 +82,7 @@ REASON_CODES: Final = {
     "follow_fits_hand": ("play", "table"),
     "follow_for_lead": ("play", "table"),
     "bomb_cut": ("play", "table", "n"),
+    "bomb_race": ("play", "table", "n"),
     "bomb_to_finish": ("play", "n"),
     "pass_keep_bomb": ("table",),
     "bomb_sure": ("play", "n"),

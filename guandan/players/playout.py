@@ -38,6 +38,7 @@ from guandan.levels import promotion
 from guandan.players.decompose import SF_COST, Part, decompose, same_rank_cost
 from guandan.players.heuristic import BOMB_FINISH, CONTROL_KEEP, FOLLOW_SLACK
 from guandan.players.leads import LEAD_SIZE, lead_order
+from guandan.players.tracker import race_on
 from guandan.players.tracker import urgency as seat_urgency
 from guandan.readings import SEQUENCE_KINDS, Reading, special_power
 from guandan.seats import SEATS, partner, team_of
@@ -202,12 +203,17 @@ class Rollout:
     finish order; the policy only chooses, and each choice is a real play of real cards.
     """
 
-    __slots__ = ("deal", "finish", "lead_size", "level", "parts", "styles", "table", "table_of")
+    __slots__ = ("deal", "finish", "lead_size", "level", "parts", "race", "styles", "table",
+                 "table_of")
 
     def __init__(self, deal: Deal, parts: dict[int, list[APlay]],
                  lead_size: float = LEAD_SIZE, styles: dict[int, float] | None = None,
-                 finish: dict[int, int] | None = None) -> None:
+                 finish: dict[int, int] | None = None, race: dict[int, int] | None = None
+                 ) -> None:
         self.deal = deal
+        #: Per seat, the cards an opponent must be down to for it to bomb what nothing else
+        #: beats (``tracker.race_on``; 0, never, for a seat not named).
+        self.race = race or {}
         #: Per seat, how few plays must finish its hand after a calm bomb for it to bomb for
         #: the lead (``HeuristicCore.finish_plays``; ``BOMB_FINISH`` for a seat not named).
         self.finish = finish or {}
@@ -364,7 +370,8 @@ class Rollout:
             return best
         bombs = [p for p in parts if p.power and p.beats(table)]
         # ``parts`` still holds the bomb: the plays left after it are one fewer.
-        if bombs and (urgency >= 1 or len(parts) <= self.finish.get(seat, BOMB_FINISH) + 1):
+        if bombs and (urgency >= 1 or len(parts) <= self.finish.get(seat, BOMB_FINISH) + 1
+                      or race_on(seat, counts, self.race.get(seat, 0))):
             return min(bombs, key=lambda p: (p.power, p.key))
         return None
 

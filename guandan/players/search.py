@@ -56,6 +56,7 @@ from guandan.players.decompose import decompose
 from guandan.players.describe import play_names, reason_params
 from guandan.players.heuristic import (
     BOMB_FINISH,
+    RACE,
     HeuristicCore,
     View,
     pass_action,
@@ -311,7 +312,8 @@ class SearchPlayer:
                  follow_top: bool = FOLLOW_TOP, every_play: bool = False,
                  lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
                  bomb_finish: int = BOMB_FINISH, replay_draws: int = REPLAY_DRAWS,
-                 replay_eps: float = REPLAY_EPS, read_tribute: bool = READ_TRIBUTE) -> None:
+                 replay_eps: float = REPLAY_EPS, read_tribute: bool = READ_TRIBUTE,
+                 race: int = RACE) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         if replay_draws < 1 or not 0.0 < replay_eps <= 1.0:
@@ -337,7 +339,7 @@ class SearchPlayer:
         self.budget_ms = budget_ms
         self.samples = samples
         self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size,
-                                  bomb_finish=bomb_finish)
+                                  bomb_finish=bomb_finish, race=race)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
         self.last_samples = 0
 
@@ -479,6 +481,8 @@ class SearchPlayer:
         styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
         # Each seat bombs for the lead as the heuristic would, given what it has seen.
         finish = {s: self.core.finish_plays(tracker, s) for s in SEATS}
+        # Every seat races as the heuristic does (``HeuristicCore.race``).
+        race = dict.fromkeys(SEATS, self.core.race)
         turns = hand_turns(obs.history) if self.replay_draws > 1 else []
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
@@ -496,7 +500,7 @@ class SearchPlayer:
                 parts[me] = list(c.mine)
                 deal = position.clone()
                 deal.apply(PASS if c.action is None else c.action)
-                rollout = Rollout(deal, parts, self.core.lead_size, styles, finish)
+                rollout = Rollout(deal, parts, self.core.lead_size, styles, finish, race)
                 rollout.run()
                 steps = rollout.value(me)
                 won = steps > 0

@@ -284,6 +284,25 @@ def urgency(seat: int, owner: int | None, counts: Mapping[int, int]) -> int:
     return 0
 
 
+#: In the race (``race_on``) once the partner, still in, holds this many cards or fewer.
+RACE_PARTNER = 6
+
+
+def race_on(seat: int, counts: Mapping[int, int], race: int) -> bool:
+    """Is the race on for ``seat``: an opponent down to ``race`` cards or fewer (0: never), or
+    its partner, still in, to ``RACE_PARTNER``? Then a bomb is worth the lead it takes.
+
+    >>> race_on(1, {1: 12, 2: 11, 3: 9, 4: 10}, 10), race_on(1, {1: 12, 2: 11, 3: 9, 4: 12}, 10)
+    (True, False)
+    """
+    if race <= 0:
+        return False
+    mate = partner(seat)
+    if 0 < counts.get(mate, 0) <= RACE_PARTNER:
+        return True
+    return any(0 < n <= race for s, n in counts.items() if s != seat and s != mate)
+
+
 def remove_cards(hand: Sequence[Card], cards: Iterable[Card]) -> list[Card]:
     """``hand`` without ``cards`` (one copy each)."""
     out = list(hand)

@@ -247,3 +247,33 @@ def test_the_bomb_finish_setting_travels_with_a_pickled_player() -> None:
     assert pickle.loads(pickle.dumps(HeuristicPlayer(bomb_finish=2))).core.bomb_finish == 2
     assert pickle.loads(pickle.dumps(HeuristicPlayer())).core.bomb_finish == 3
     assert make_player("search", bomb_finish=2).core.bomb_finish == 2
+
+
+def test_a_bomb_takes_an_opponents_play_once_the_race_is_on() -> None:
+    hand = "S9 D9 H9 C9 S3 D5 C7 SJ DQ"  # only the bomb beats an ace
+    # An opponent down to 10 cards (calm by urgency, which waits for 6): the race is on.
+    a, p = act(hand, table=(2, "SA"), counts={2: 10})
+    assert isinstance(a, Reading) and a.kind == "bomb"
+    assert p.reason.code == "bomb_race" and p.reason.params["n"] == 10
+    named(a, p)
+    # So it is when the other opponent is that low, or the partner holds 6 or fewer.
+    a, p = act(hand, table=(2, "SA"), counts={4: 9})
+    assert isinstance(a, Reading) and a.kind == "bomb"
+    a, p = act(hand, table=(2, "SA"), counts={3: 6})
+    assert isinstance(a, Reading) and a.kind == "bomb"
+    # Not yet at 11 cards and a partner at 7; never with the setting at 0.
+    a, p = act(hand, table=(2, "SA"), counts={2: 11, 3: 7, 4: 11})
+    assert a is PASS and p.reason.code == "pass_keep_bomb"
+    calm = HeuristicPlayer(race=0)
+    obs = position(hand, table=(2, "SA"), counts={2: 10, 3: 6})
+    assert calm.act(obs) is PASS
+    # A partner's play is never bombed for the race.
+    a, p = act(hand, table=(3, "SA"), counts={2: 5, 4: 5})
+    assert a is PASS
+
+
+def test_the_race_setting_travels_with_a_pickled_player() -> None:
+    import pickle
+
+    assert pickle.loads(pickle.dumps(HeuristicPlayer(race=8))).core.race == 8
+    assert make_player("search", race=0).core.race == 0

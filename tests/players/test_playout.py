@@ -181,3 +181,19 @@ def test_replayed_turns_tell_real_hands_from_drawn_ones() -> None:
     assert turns_seen > 150  # 180
     assert real_misses / turns_seen < 0.15  # 17 misses (9.4%)
     assert drawn_misses > 2 * real_misses  # 69.8 a drawn deal (39%)
+
+
+def test_play_outs_bomb_in_the_race_as_the_heuristic_would() -> None:
+    # Seat 1 leads its ace into seat 2 (nine cards left), whose only play above it is four 5s, with
+    # many plays left after them: calm, no bomb; once seat 1 is within ``race`` cards (the
+    # heuristic's race, ``tracker.race_on``), the bomb.
+    hands = {1: parse_cards("SA S3 D4 C6 S8 DT SJ DQ HK S9"),
+             2: parse_cards("S5 D5 C5 H5 S3 C4 D6 C7 D8 S9 CT CJ"),
+             3: parse_cards("S2 D2 C3 H3 C4 H4 C8 H8 C9 H9"),
+             4: parse_cards("ST CT HT SQ CQ HQ SK CK DK CJ")}
+    parts = {s: abstract_hand(hands[s], "2") for s in hands}
+    for race, expected in ((None, False), ({2: 8}, False), ({2: 9}, True), ({4: 14}, False)):
+        deal = Deal(hands, "2", 1)
+        deal.apply(read_as(parse_cards("SA"), "2", "single", "A"))
+        choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, race=race).choose(2)
+        assert (choice is not None and choice.power > 0) is expected, race
