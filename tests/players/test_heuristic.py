@@ -8,7 +8,7 @@ from guandan.cards import Card, parse_cards
 from guandan.match import PASS, Event
 from guandan.players import make_player
 from guandan.players.describe import play_names
-from guandan.players.heuristic import HeuristicPlayer
+from guandan.players.heuristic import RACE, HeuristicPlayer
 from guandan.players.tracker import Tracker
 from guandan.readings import Reading
 
@@ -251,7 +251,8 @@ def test_the_bomb_finish_setting_travels_with_a_pickled_player() -> None:
 
 def test_a_bomb_takes_an_opponents_play_once_the_race_is_on() -> None:
     hand = "S9 D9 H9 C9 S3 D5 C7 SJ DQ"  # only the bomb beats an ace
-    # An opponent down to 10 cards (calm by urgency, which waits for 6): the race is on.
+    # An opponent down to 10 cards (calm by urgency, which waits for 6): the race is on
+    # (``RACE``, 14).
     a, p = act(hand, table=(2, "SA"), counts={2: 10})
     assert isinstance(a, Reading) and a.kind == "bomb"
     assert p.reason.code == "bomb_race" and p.reason.params["n"] == 10
@@ -261,8 +262,8 @@ def test_a_bomb_takes_an_opponents_play_once_the_race_is_on() -> None:
     assert isinstance(a, Reading) and a.kind == "bomb"
     a, p = act(hand, table=(2, "SA"), counts={3: 6})
     assert isinstance(a, Reading) and a.kind == "bomb"
-    # Not yet at 11 cards and a partner at 7; never with the setting at 0.
-    a, p = act(hand, table=(2, "SA"), counts={2: 11, 3: 7, 4: 11})
+    # Not yet with both opponents above ``RACE`` and a partner at 7; never with the setting 0.
+    a, p = act(hand, table=(2, "SA"), counts={2: RACE + 1, 3: 7, 4: RACE + 1})
     assert a is PASS and p.reason.code == "pass_keep_bomb"
     calm = HeuristicPlayer(race=0)
     obs = position(hand, table=(2, "SA"), counts={2: 10, 3: 6})
