@@ -667,9 +667,9 @@ def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
 def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
     """Can the cards still to place (a count per mask of nodes allowed) go to nodes with
     ``left`` room? Hall's condition: no set of nodes is offered more cards that can only go
-    there than it has room for."""
+    there than it has room for (the empty set included: a card no node may take)."""
     n = len(left)
-    for subset in range(1, 1 << n):
+    for subset in range(1 << n):
         need = sum(k for m, k in waiting.items() if k and m & ~subset == 0)
         if need > sum(left[i] for i in range(n) if subset >> i & 1):
             return False

@@ -511,6 +511,10 @@ def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
     # No deal fits: None (the caller decides); cards beyond the room are left out.
     assert deal_unseen(Counter(parse_cards("SA HA")), {2: 1, 3: 1}, {}, none, "2",
                        random.Random(0), caps={2: 4, 3: 4}) is None
+    # ... also when one card only fits nowhere, with room to spare for it by the counts.
+    pool = Counter(parse_cards("SA S3 S4 S5 S6 S7"))
+    assert deal_unseen(pool, {2: 2, 3: 2, 4: 2}, {}, none, "2", random.Random(0),
+                       caps={2: 10, 3: 10, 4: 10}) is None
     hands = deal_unseen(Counter(parse_cards("S3 S4 S5")), {2: 1, 3: 1}, {}, none, "2",
                         random.Random(0))
     assert hands is not None and len(hands[2]) == len(hands[3]) == 1 and 0 not in hands
