@@ -13,9 +13,10 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
 - follows an opponent with the play that costs its hand least, and only if it costs little;
 - keeps its bombs until they change a trick that matters: an opponent about to go out, or the
   last tricks of its own hand (a bomb takes the lead when three plays then finish it; two,
-  against an opponent seen bombing while calm, who would bomb back: ``Tracker.bombs_readily``),
-  or the race: once an opponent is down to ``RACE`` cards or the partner to six, a bomb takes
-  an opponent's play nothing else beats (the lead is worth it now; ``tracker.race_on``);
+  against an opponent seen bombing while calm, who would bomb back: ``Tracker.bombs_readily``);
+  with ``race`` set (off by default), also in the race: once an opponent is down to ``race``
+  cards or the partner to six, a bomb takes an opponent's play nothing else beats, unless an
+  opponent bombs readily (``tracker.race_on``, ``HeuristicCore.race_for``);
 - does not lead a single into an opponent holding one card (nor a pair into one holding two)
   unless nothing at all beats it;
 - reads the passes an opponent made when pressed (an opponent of theirs about to go out): such
@@ -68,9 +69,12 @@ BOMB_FINISH: Final = 3
 BOMB_FINISH_READY: Final = 2
 #: The race (``tracker.race_on``): once an opponent holds this many cards or fewer (0: never),
 #: or the partner holds ``RACE_PARTNER`` or fewer, a bomb takes an opponent's play that nothing
-#: else beats. Against the heuristic without it (stop 38, 2,000 hands, seed 11): 10 won 51.2%,
-#: 12 52.4%, 14 53.0%, 16 52.9%, 20 52.6%, 27 (always) 49.4% (bench/ai_figures.md).
-RACE: Final = 14
+#: else beats (as the competition's ``ai2`` does from 10 cards). Off: measured at stop 38
+#: (bench/ai_figures.md), at 14 the heuristic won 51.9% of 2,000 hands against itself without
+#: it and 126 of 200 against ``ai2`` (120 without), but 221 of 300 against ``ai3`` (226), and
+#: the search with it won no more against ``ai2`` (+26 / -24 hands of 300) and fewer against
+#: ``ai3`` (+22 / -31 of 600) and ``ai6`` (+9 / -16 of 300).
+RACE: Final = 0
 
 
 @dataclass
@@ -193,6 +197,14 @@ class HeuristicCore:
                for s in SEATS if s != seat and s != mate):
             return self.answer_size
         return self.lead_size
+
+    def race_for(self, tracker: Tracker | None, seat: int) -> int:
+        """The cards an opponent must be down to for ``seat`` to race (``race``; 0: never):
+        not against an opponent seen bombing while calm (``Tracker.bombs_readily``), who
+        bombs back whatever it cannot beat otherwise."""
+        if tracker is not None and tracker.bombs_readily(seat):
+            return 0
+        return self.race
 
     def finish_plays(self, tracker: Tracker | None, seat: int) -> int:
         """How few plays must finish the hand after a calm bomb for ``seat`` to bomb for the
@@ -393,7 +405,8 @@ class HeuristicCore:
                 finishing = [p for p in bombs if after_plays[id(p)] <= 3
                              and v.tracker.bombs_above(p) == 0]
                 sure = bool(finishing)
-            race = urgency == 0 and not finishing and race_on(v.seat, v.counts, self.race)
+            race = (urgency == 0 and not finishing
+                    and race_on(v.seat, v.counts, self.race_for(v.tracker, v.seat)))
             if urgency >= 1 or finishing or race:
                 pool = finishing if (finishing and urgency == 0) else bombs
                 p = min(pool, key=lambda x: (self.cost(remove_cards(v.hand, x.cards), level)

@@ -481,8 +481,8 @@ class SearchPlayer:
         styles = {me: ours, partner(me): ours} if ours != self.core.lead_size else None
         # Each seat bombs for the lead as the heuristic would, given what it has seen.
         finish = {s: self.core.finish_plays(tracker, s) for s in SEATS}
-        # Every seat races as the heuristic does (``HeuristicCore.race``).
-        race = dict.fromkeys(SEATS, self.core.race)
+        # Every seat races as the heuristic would, given what it has seen.
+        race = {s: self.core.race_for(tracker, s) for s in SEATS}
         turns = hand_turns(obs.history) if self.replay_draws > 1 else []
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:

@@ -251,26 +251,35 @@ def test_the_bomb_finish_setting_travels_with_a_pickled_player() -> None:
 
 def test_a_bomb_takes_an_opponents_play_once_the_race_is_on() -> None:
     hand = "S9 D9 H9 C9 S3 D5 C7 SJ DQ"  # only the bomb beats an ace
-    # An opponent down to 10 cards (calm by urgency, which waits for 6): the race is on
-    # (``RACE``, 14).
-    a, p = act(hand, table=(2, "SA"), counts={2: 10})
+
+    def race(table: tuple[int, str], counts: dict[int, int], race: int = 14,
+             history: list[Event] | None = None) -> tuple[object, HeuristicPlayer]:
+        p = HeuristicPlayer(race=race)
+        obs = position(hand, table=table, counts=counts, history=history or [])
+        return p.act(obs), p
+
+    # An opponent down to 10 cards (calm by urgency, which waits for 6): the race is on.
+    a, p = race((2, "SA"), {2: 10})
     assert isinstance(a, Reading) and a.kind == "bomb"
     assert p.reason.code == "bomb_race" and p.reason.params["n"] == 10
     named(a, p)
     # So it is when the other opponent is that low, or the partner holds 6 or fewer.
-    a, p = act(hand, table=(2, "SA"), counts={4: 9})
+    a, p = race((2, "SA"), {4: 9})
     assert isinstance(a, Reading) and a.kind == "bomb"
-    a, p = act(hand, table=(2, "SA"), counts={3: 6})
+    a, p = race((2, "SA"), {3: 6})
     assert isinstance(a, Reading) and a.kind == "bomb"
-    # Not yet with both opponents above ``RACE`` and a partner at 7; never with the setting 0.
-    a, p = act(hand, table=(2, "SA"), counts={2: RACE + 1, 3: 7, 4: RACE + 1})
+    # Not yet with both opponents above the setting and a partner at 7; never at 0 (the
+    # default, ``RACE``); never on a partner's play.
+    a, p = race((2, "SA"), {2: 15, 3: 7, 4: 15})
     assert a is PASS and p.reason.code == "pass_keep_bomb"
-    calm = HeuristicPlayer(race=0)
-    obs = position(hand, table=(2, "SA"), counts={2: 10, 3: 6})
-    assert calm.act(obs) is PASS
-    # A partner's play is never bombed for the race.
-    a, p = act(hand, table=(3, "SA"), counts={2: 5, 4: 5})
-    assert a is PASS
+    assert race((2, "SA"), {2: 10, 3: 6}, race=RACE)[0] is PASS
+    assert race((3, "SA"), {2: 5, 4: 5})[0] is PASS
+    # Nor against an opponent seen bombing while calm: it would bomb back.
+    calm_bomb = [Event("play", 3, play=reading("S3", "2"), lead=True), Event("pass", 4),
+                 Event("pass", 1), Event("play", 2, play=reading("S6 D6 H6 C6", "2")),
+                 Event("pass", 3), Event("pass", 4), Event("pass", 1),
+                 Event("play", 2, play=reading("SA", "2"), lead=True)]
+    assert race((2, "SA"), {2: 10}, history=calm_bomb)[0] is PASS
 
 
 def test_the_race_setting_travels_with_a_pickled_player() -> None:
