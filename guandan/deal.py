@@ -566,11 +566,11 @@ def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
     - a seat with a cap (``caps``: the strength of the strongest card it may hold, wilds
       included) takes nothing stronger.
 
-    Exact: a card goes only where the cards still to come fit (Hall's condition), so a deal
-    is found whenever one exists; None when none does. Cards beyond the seats' room (a made-up
-    position) are left out. The pool's cards are shuffled in sorted order: the same ``rng``
-    state gives the same deal. Every seat of ``SEATS`` has a list in the result (empty for
-    the seats not in ``counts``).
+    Exact: a card goes only where the cards still to come fit (Hall's condition), so a deal is
+    found whenever one exists; None when none does. In a made-up position cards beyond the
+    seats' room are left out, and with too few cards some seats get fewer than their count. The
+    pool's cards are shuffled in sorted order: the same ``rng`` state gives the same deal. Every
+    seat of ``SEATS`` has a list in the result (empty for the seats not in ``counts``).
 
     >>> from guandan.cards import parse_cards
     >>> pool = Counter(parse_cards("SA HA S3 S4"))

@@ -502,6 +502,17 @@ def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
         deal_unseen(pool, {2: 2, 3: 2, 4: 4}, {}, spare, "2", random.Random(i), caps={2: 4})
         for i in range(200)) if h is not None)
     assert set(seen) == {0, 1} and sum(seen.values()) == 200
+    # Bounds that do not nest (seat 2 up to a nine with one spare card, seat 4 up to a three,
+    # seat 3 capped at a king): a card-by-card deal in proportion to the room dead-ends at
+    # times (the ace with nowhere left to go); the dealer never does.
+    pool = Counter(parse_cards("H2 H2 S4 SA"))
+    bounds = GiftBounds({2: 9, 4: 3}, {2: 1, 4: 0}, ())
+    for i in range(60):
+        hands = deal_unseen(pool, {2: 2, 3: 1, 4: 1}, {}, bounds, "2", random.Random(i),
+                            caps={3: 13})
+        assert hands is not None
+        assert (sorted(hands[2]), hands[3], hands[4]) == (
+            sorted(parse_cards("H2 SA")), parse_cards("S4"), parse_cards("H2"))
     # Known cards go first; the big jokers after an exemption go to the givers.
     pool = Counter(parse_cards("BJ BJ S3 S4 S5 S6"))
     hands = deal_unseen(pool, {2: 2, 3: 2, 4: 2}, {3: Counter(parse_cards("S6"))},

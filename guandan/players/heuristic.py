@@ -15,7 +15,8 @@ It splits its hand into the cheapest set of plays (``decompose``) and then
   last tricks of its own hand (a bomb takes the lead when three plays then finish it; two,
   against an opponent seen bombing while calm, who would bomb back: ``Tracker.bombs_readily``);
   with ``race`` set (off by default), also in the race: once an opponent is down to ``race``
-  cards or the partner to six, a bomb takes an opponent's play nothing else beats, unless an
+  cards or the partner to six, a bomb takes an opponent's play it would not follow cheaply
+  otherwise (the follow that costs the hand least costs too much), unless an
   opponent bombs readily (``tracker.race_on``, ``HeuristicCore.race_for``);
 - does not lead a single into an opponent holding one card (nor a pair into one holding two)
   unless nothing at all beats it;
@@ -67,13 +68,13 @@ CONTROL_KEEP = 0.35
 BOMB_FINISH: Final = 3
 #: Against opponents who bomb readily (and with ``bomb_finish`` 2, always).
 BOMB_FINISH_READY: Final = 2
-#: The race (``tracker.race_on``): once an opponent holds this many cards or fewer (0: never),
-#: or the partner holds ``RACE_PARTNER`` or fewer, a bomb takes an opponent's play that nothing
-#: else beats (as the competition's ``ai2`` does from 10 cards). Off: measured at stop 38
-#: (bench/ai_figures.md), at 14 the heuristic won 51.9% of 2,000 hands against itself without
-#: it and 126 of 200 against ``ai2`` (120 without), but 221 of 300 against ``ai3`` (226), and
-#: the search with it won no more against ``ai2`` (+26 / -24 hands of 300) and fewer against
-#: ``ai3`` (+22 / -31 of 600) and ``ai6`` (+9 / -16 of 300).
+#: The race (``tracker.race_on``; 0: no race at all): once an opponent holds this many cards or
+#: fewer, or the partner ``RACE_PARTNER`` or fewer, a bomb takes an opponent's play the heuristic
+#: would not follow cheaply otherwise (as the competition's ``ai2`` does from 10 cards). Off:
+#: measured at stop 38 (bench/ai_figures.md), at 14 the heuristic won 51.9% of 2,000 hands
+#: against itself without it and 126 of 200 against ``ai2`` (120 without), but 221 of 300 against
+#: ``ai3`` (226), and the search with it won no more against ``ai2`` (+26 / -24 hands of 300) and
+#: fewer against ``ai3`` (+22 / -31 of 600) and ``ai6`` (+9 / -16 of 300).
 RACE: Final = 0
 
 
@@ -164,7 +165,7 @@ class HeuristicCore:
         #: leads otherwise with (``leads.careless``; None: always the first).
         self.lead_size = lead_size
         self.answer_size = answer_size
-        #: Bomb an opponent's play nothing else beats once the race is on (``RACE``).
+        #: Bomb an opponent's play not followed cheaply once the race is on (``RACE``).
         self.race = race
         self._cost_cache: dict[tuple[str, tuple[int, ...]], float] = {}
 

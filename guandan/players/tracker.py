@@ -289,8 +289,9 @@ RACE_PARTNER = 6
 
 
 def race_on(seat: int, counts: Mapping[int, int], race: int) -> bool:
-    """Is the race on for ``seat``: an opponent down to ``race`` cards or fewer (0: never), or
-    its partner, still in, to ``RACE_PARTNER``? Then a bomb is worth the lead it takes.
+    """Is the race on for ``seat``: an opponent down to ``race`` cards or fewer, or its
+    partner, still in, to ``RACE_PARTNER``? Then a bomb is worth the lead it takes. With
+    ``race`` 0 there is no race at all.
 
     >>> race_on(1, {1: 12, 2: 11, 3: 9, 4: 10}, 10), race_on(1, {1: 12, 2: 11, 3: 9, 4: 12}, 10)
     (True, False)
