@@ -617,21 +617,22 @@ def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
     low = min(low_wild, min((n[3] for n in nodes), default=ANY_CARD))
     if low >= ANY_CARD and not jokers_to:  # nothing bound: the shuffled cards as they are
         free_cards = cards
-    for c in cards if free_cards is not cards else ():
-        st = c.strength(level)
-        wild = c.is_wild(level)
-        joker = c.rank == "BJ" and jokers_to != 0
-        if st <= (low_wild if wild else low) and not joker:
-            free_cards.append(c)
-            continue
-        mask = jokers_to if joker else full
-        for i, (_, _, cap, top) in enumerate(nodes):
-            if st > cap or (st > top and not wild):
-                mask &= ~(1 << i)
-        if mask == full:
-            free_cards.append(c)
-        else:
-            bound.append((mask, c))
+    else:
+        for c in cards:
+            st = c.strength(level)
+            wild = c.is_wild(level)
+            joker = c.rank == "BJ" and jokers_to != 0
+            if st <= (low_wild if wild else low) and not joker:
+                free_cards.append(c)
+                continue
+            mask = jokers_to if joker else full
+            for i, (_, _, cap, top) in enumerate(nodes):
+                if st > cap or (st > top and not wild):
+                    mask &= ~(1 << i)
+            if mask == full:
+                free_cards.append(c)
+            else:
+                bound.append((mask, c))
     bound.sort(key=lambda x: x[0].bit_count())  # stable: the shuffled order within a mask
     left = [n[1] for n in nodes]
     waiting: Counter[int] = Counter(m for m, _ in bound)

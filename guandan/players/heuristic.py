@@ -200,7 +200,7 @@ class HeuristicCore:
         return self.lead_size
 
     def race_for(self, tracker: Tracker | None, seat: int) -> int:
-        """The cards an opponent must be down to for ``seat`` to race (``race``; 0: never):
+        """The cards an opponent must be down to for ``seat`` to race (``race``; 0: no race):
         not against an opponent seen bombing while calm (``Tracker.bombs_readily``), who
         bombs back whatever it cannot beat otherwise."""
         if tracker is not None and tracker.bombs_readily(seat):

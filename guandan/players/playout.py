@@ -211,8 +211,8 @@ class Rollout:
                  finish: dict[int, int] | None = None, race: dict[int, int] | None = None
                  ) -> None:
         self.deal = deal
-        #: Per seat, the cards an opponent must be down to for it to bomb what nothing else
-        #: beats (``tracker.race_on``; 0, never, for a seat not named).
+        #: Per seat, the cards an opponent must be down to for it to bomb a play it would not
+        #: follow cheaply (``tracker.race_on``; 0, no race, for a seat not named).
         self.race = race or {}
         #: Per seat, how few plays must finish its hand after a calm bomb for it to bomb for
         #: the lead (``HeuristicCore.finish_plays``; ``BOMB_FINISH`` for a seat not named).

@@ -242,14 +242,12 @@ class Tracker:
         positions).
         """
         counts = {s: self.counts.get(s, 0) for s in SEATS if s != self.seat}
-        hands = deal_unseen(self.unseen, counts, self.pinned, self.tribute, self.level, rng,
-                            self.caps)
-        if hands is None:
-            hands = deal_unseen(self.unseen, counts, self.pinned, self.tribute, self.level,
-                                rng)
-        if hands is None:
-            hands = deal_unseen(self.unseen, counts, self.pinned, GiftBounds({}, {}, ()),
-                                self.level, rng)
+        hands = None
+        for caps, bounds in ((self.caps, self.tribute), (None, self.tribute),
+                             (None, GiftBounds({}, {}, ()))):
+            hands = deal_unseen(self.unseen, counts, self.pinned, bounds, self.level, rng, caps)
+            if hands is not None:
+                break
         assert hands is not None  # with no bounds every deal of the right sizes fits
         hands[self.seat] = list(self.hand)
         return hands

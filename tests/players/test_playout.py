@@ -133,6 +133,18 @@ def test_a_part_split_by_a_follow_keeps_its_real_rank() -> None:
     assert rollout.deal.held(2) == tuple(parse_cards("H2 S4 D6"))
 
 
+def bombs_after_lead(hands: dict[int, list[Card]], lead: str, rank: str,
+                     finish: dict[int, int] | None = None,
+                     race: dict[int, int] | None = None) -> bool:
+    """Seat 1 leads the single ``lead``: does seat 2's play-out policy answer with a bomb?"""
+    parts = {s: abstract_hand(hands[s], "2") for s in hands}
+    deal = Deal(hands, "2", 1)
+    deal.apply(read_as(parse_cards(lead), "2", "single", rank))
+    choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, finish=finish,
+                     race=race).choose(2)
+    return choice is not None and choice.power > 0
+
+
 def test_play_outs_bomb_for_the_lead_as_the_heuristic_would() -> None:
     # Seat 1 leads a 9 into seat 2, whose only play above it is four 5s; after them three plays
     # finish its hand (a 4, three 7s, an 8). Calm, the play-outs bomb, as the heuristic does
@@ -141,12 +153,8 @@ def test_play_outs_bomb_for_the_lead_as_the_heuristic_would() -> None:
              2: parse_cards("S5 D5 C5 H5 S4 C7 H7 D7 D8"),
              3: parse_cards("S2 D2 C3 H3 C4 H4 C8 H8 C9 H9"),
              4: parse_cards("ST CT HT SQ CQ HQ SK CK DK CJ")}
-    parts = {s: abstract_hand(hands[s], "2") for s in hands}
     for finish, expected in ((None, True), ({2: 2}, False)):
-        deal = Deal(hands, "2", 1)
-        deal.apply(read_as(parse_cards("S9"), "2", "single", "9"))
-        choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, finish=finish).choose(2)
-        assert (choice is not None and choice.power > 0) is expected
+        assert bombs_after_lead(hands, "S9", "9", finish=finish) is expected
 
 
 def test_replayed_turns_tell_real_hands_from_drawn_ones() -> None:
@@ -191,9 +199,5 @@ def test_play_outs_bomb_in_the_race_as_the_heuristic_would() -> None:
              2: parse_cards("S5 D5 C5 H5 S3 C4 D6 C7 D8 S9 CT CJ"),
              3: parse_cards("S2 D2 C3 H3 C4 H4 C8 H8 C9 H9"),
              4: parse_cards("ST CT HT SQ CQ HQ SK CK DK CJ")}
-    parts = {s: abstract_hand(hands[s], "2") for s in hands}
     for race, expected in ((None, False), ({2: 8}, False), ({2: 9}, True), ({4: 14}, False)):
-        deal = Deal(hands, "2", 1)
-        deal.apply(read_as(parse_cards("SA"), "2", "single", "A"))
-        choice = Rollout(deal, {s: list(p) for s, p in parts.items()}, race=race).choose(2)
-        assert (choice is not None and choice.power > 0) is expected, race
+        assert bombs_after_lead(hands, "SA", "A", race=race) is expected, race
