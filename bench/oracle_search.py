@@ -9,6 +9,7 @@ each of WHICH (default ``oracle,partner,search``) and prints each run's figures:
 - ``oracle``: every sampled deal is the real one (the same candidates, play-outs, scoring and
   keep test; the play-outs are deterministic, so two copies of the real deal stand for any
   number of samples);
+- ``wide``: the oracle weighing every legal action, not only the search's candidates;
 - ``partner``: the partner's real hand, the opponents' real cards dealt between them at random;
 - ``lateN``: the oracle once some seat holds N cards or fewer, sampled deals before;
 - ``chainN``: once some seat holds N cards or fewer, the sampled deals drawn from a Markov
@@ -42,7 +43,7 @@ from guandan.players import make_player, search
 from guandan.players.base import Player
 from guandan.players.playout import APlay, abstract_hand, hand_turns, replay_misses, start_hands
 from guandan.players.search import SearchPlayer
-from guandan.players.tracker import Tracker
+from guandan.players.tracker import Tracker, remove_cards
 from guandan.seats import SEATS, partner
 
 #: The match being played (set whenever a seat is shown its observation): the oracle's window.
@@ -69,13 +70,33 @@ def _pure_search() -> Any:
     return module
 
 
-class OracleSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
+_SEARCH = _pure_search()
+_PureSearch: Any = _SEARCH.SearchPlayer
+
+
+class OracleSearch(_PureSearch):  # type: ignore[misc]
     """The search with the real deal in place of every sampled one; with ``partner_only``, the
     partner's real hand and the opponents' real cards dealt between them at random."""
 
     partner_only = False
+    #: Weigh every legal action (each play ``legal_actions`` lists, and the pass), not only the
+    #: search's candidates: with the real cards, what a wider choice at this depth is worth.
+    wide = False
     #: Sees the real deal only once some seat holds at most this many cards (27: always).
     late = 27
+
+    def candidates(self, v: Any, h_play: Any) -> list[Any]:
+        cands: list[Any] = super().candidates(v, h_play)
+        if not self.wide or len(cands) == 1:
+            return cands  # one candidate: the heuristic goes out
+        seen = {None if c.action is None else c.action.signature() for c in cands}
+        for choice in [*v.plays, *([None] if v.can_pass else [])]:
+            key = None if choice is None else choice.signature()
+            if key not in seen:
+                seen.add(key)
+                rest = v.hand if choice is None else remove_cards(v.hand, choice.cards)
+                cands.append(_SEARCH.Candidate(choice, abstract_hand(rest, v.level)))
+        return cands
 
     def _draw(self, tracker: Tracker, rng: random.Random, evidence: dict[int, Any]
               ) -> tuple[dict[int, list[Any]], dict[int, list[APlay]], float]:
@@ -98,7 +119,7 @@ CHAIN_BURN = 200
 CHAIN_THIN = 10
 
 
-class ChainSearch(_pure_search().SearchPlayer):  # type: ignore[misc]
+class ChainSearch(_PureSearch):  # type: ignore[misc]
     """The search with its sampled deals drawn from a chain that reads the turns played
     (``chainN``), once some seat holds ``late`` cards or fewer."""
 
@@ -137,8 +158,10 @@ def run(hands: int, seed: int, first: int, samples: int, oracle: str) -> str:
     def build(side: str, s: int) -> Player:
         if side != "search":
             return make_player("heuristic", seed=s)
-        if oracle == "oracle":
-            return OracleSearch(seed=s, budget_ms=None, samples=2)
+        if oracle in ("oracle", "wide"):  # wide: the oracle weighing every legal action
+            o = OracleSearch(seed=s, budget_ms=None, samples=2)
+            o.wide = oracle == "wide"
+            return o
         if oracle.startswith("late"):  # e.g. late10: the oracle once a seat holds 10 or fewer
             p = OracleSearch(seed=s, budget_ms=None, samples=samples)
             p.late = int(oracle[4:])
