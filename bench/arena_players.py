@@ -9,6 +9,7 @@ the page):
   sampled one (the same candidates, play-outs, scoring and keep test). Against the
   competition's bots it shows what reading the hidden cards better could give the search there.
   Its play-outs are deterministic, so two copies of the real deal stand for any number of them.
+  The environment's ``ORACLE`` (a JSON object) gives it other settings of the search.
 - ``oracle-wide``: the same, weighing every legal action (``oracle_search.py``'s ``wide``).
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
@@ -32,10 +33,12 @@ from guandan.players import REGISTRY, Player, Reason, make_player
 
 
 class HostOracle(OracleSearch):
-    """The oracle as the arena builds a player: a seed, and no clock."""
+    """The oracle as the arena builds a player: a seed, no clock, and the search's settings
+    of the environment's ``ORACLE`` (a JSON object, e.g. ``{"keep_margin": 1.0}``)."""
 
     def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed=seed, budget_ms=None, samples=2)
+        settings = json.loads(os.environ.get("ORACLE", "{}"))
+        super().__init__(seed=seed, budget_ms=None, samples=2, **settings)
 
 
 class HostWideOracle(HostOracle):
