@@ -51,7 +51,10 @@ class Variant:
     """The player and settings ``VARIANT`` names (a compiled player cannot be subclassed)."""
 
     def __init__(self, seed: int = 0) -> None:
-        spec = json.loads(os.environ["VARIANT"])
+        spec = json.loads(os.environ.get("VARIANT", "{}"))
+        if not isinstance(spec, dict) or "name" not in spec:
+            raise SystemExit("variant: set VARIANT to a JSON object with the player's name, "
+                             "e.g. VARIANT='{\"name\": \"search\", \"race\": 14}'")
         self.inner: Player = make_player(spec.pop("name"), seed=seed, **spec)
         self.name = f"variant {os.environ['VARIANT']}"
 
