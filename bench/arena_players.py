@@ -1,4 +1,4 @@
-"""``guandan`` with three more players for the arena (diagnostics and tuning, not players of
+"""``guandan`` with four more players for the arena (diagnostics and tuning, not players of
 the page):
 
     .venv/bin/python bench/arena_players.py arena --players oracle,outside ...
@@ -11,6 +11,10 @@ the page):
   Its play-outs are deterministic, so two copies of the real deal stand for any number of them.
   The environment's ``ORACLE`` (a JSON object) gives it other settings of the search.
 - ``oracle-wide``: the same, weighing every legal action (``oracle_search.py``'s ``wide``).
+- ``oracle-ai6``: the oracle whose play-outs play the other team a little more like ``ai6``
+  plays: calm, it passes an opponent's full house, straight or tube (``ai6`` passes 90% of the
+  full houses the play-outs have it contest). What a play-out model closer to the opponents
+  would give, with one of ``ai6``'s habits.
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
   gives no player settings but ``--samples``.
@@ -21,15 +25,21 @@ the page):
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
-from oracle_search import OracleSearch  # bench/oracle_search.py, beside this script
+import oracle_search  # bench/oracle_search.py, beside this script
+from oracle_search import OracleSearch
 
 from guandan.cli import main
 from guandan.match import Action, Observation
-from guandan.players import REGISTRY, Player, Reason, make_player
+from guandan.players import REGISTRY, Player, Reason, make_player, playout
+from guandan.players.tracker import urgency
+from guandan.seats import partner
 
 
 class HostOracle(OracleSearch):
@@ -45,6 +55,53 @@ class HostWideOracle(HostOracle):
     """The oracle weighing every legal action."""
 
     wide = True
+
+
+def _pure_rollout() -> Any:
+    """``playout.Rollout`` from its source (a compiled class cannot be subclassed), with the
+    compiled module's helpers and ``APlay`` in place of the source's own."""
+    spec = importlib.util.spec_from_file_location(
+        "arena_pure_playout", Path(playout.__file__).with_name("playout.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    for name in dir(playout):
+        if not name.startswith("__") and name != "Rollout":
+            setattr(module, name, getattr(playout, name))
+    return module.Rollout
+
+
+_PureRollout: Any = _pure_rollout()
+
+
+class Ai6Rollout(_PureRollout):  # type: ignore[misc]
+    """The play-outs with the other team (``others``) passing, calm, an opponent's full
+    house, straight or tube, as ``ai6`` does."""
+
+    others: frozenset[int] = frozenset()
+
+    def follow(self, seat: int) -> Any:
+        entry = self.deal.table
+        if (seat in self.others and entry.seat != partner(seat)
+                and entry.play.kind in ("full_house", "straight", "tube")
+                and urgency(seat, entry.seat, self.deal.counts()) == 0):
+            return None
+        return super().follow(seat)
+
+
+class HostAi6Oracle(HostOracle):
+    """The oracle with ``Ai6Rollout`` for its play-outs."""
+
+    def act(self, obs: Observation) -> Action:
+        Ai6Rollout.others = frozenset(s for s in (1, 2, 3, 4)
+                                      if s != obs.seat and s != partner(obs.seat))
+        search = oracle_search._SEARCH
+        search.Rollout = Ai6Rollout  # the search module looks it up at each play-out
+        try:
+            return super().act(obs)  # type: ignore[no-any-return]
+        finally:
+            search.Rollout = playout.Rollout
 
 
 class Variant:
@@ -68,6 +125,7 @@ class Variant:
 
 REGISTRY["oracle"] = "__main__:HostOracle"
 REGISTRY["oracle-wide"] = "__main__:HostWideOracle"
+REGISTRY["oracle-ai6"] = "__main__:HostAi6Oracle"
 REGISTRY["variant"] = "__main__:Variant"
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals),
-#   or oracle, oracle-wide, variant (bench/arena_players.py: the search that sees every hand,
-#   a diagnostic, and a player with the settings of VARIANT='{"name": ..., ...}')
+#   or oracle, oracle-wide, oracle-ai6, variant (bench/arena_players.py: the search that sees
+#   every hand, a diagnostic, and a player with the settings of VARIANT='{"name": ..., ...}')
 #   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
 #   the search's sampled deals (default 16). VENV names the virtual environment (default the
 #   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
@@ -25,7 +25,8 @@ case $bot in
 esac
 extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
-run=(-m guandan); [[ "$ours" = oracle* || "$ours" = variant ]] && run=("$root/bench/arena_players.py")
+run=(-m guandan)
+[[ "$ours" = oracle* || "$ours" = variant ]] && run=("$root/bench/arena_players.py")
 "$venv/bin/python" "${run[@]}" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
