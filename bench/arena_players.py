@@ -25,21 +25,19 @@ the page):
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import oracle_search  # bench/oracle_search.py, beside this script
-from oracle_search import OracleSearch
+from oracle_search import OracleSearch, pure_module
 
 from guandan.cli import main
 from guandan.match import Action, Observation
 from guandan.players import REGISTRY, Player, Reason, make_player, playout
 from guandan.players.tracker import urgency
-from guandan.seats import partner
+from guandan.seats import SEATS, partner
 
 
 class HostOracle(OracleSearch):
@@ -58,14 +56,9 @@ class HostWideOracle(HostOracle):
 
 
 def _pure_rollout() -> Any:
-    """``playout.Rollout`` from its source (a compiled class cannot be subclassed), with the
-    compiled module's helpers and ``APlay`` in place of the source's own."""
-    spec = importlib.util.spec_from_file_location(
-        "arena_pure_playout", Path(playout.__file__).with_name("playout.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    """``playout.Rollout`` from its source, with the compiled module's helpers and ``APlay`` in
+    place of the source's own."""
+    module = pure_module(playout, "arena_pure_playout")
     for name in dir(playout):
         if not name.startswith("__") and name != "Rollout":
             setattr(module, name, getattr(playout, name))
@@ -94,7 +87,7 @@ class HostAi6Oracle(HostOracle):
     """The oracle with ``Ai6Rollout`` for its play-outs."""
 
     def act(self, obs: Observation) -> Action:
-        Ai6Rollout.others = frozenset(s for s in (1, 2, 3, 4)
+        Ai6Rollout.others = frozenset(s for s in SEATS
                                       if s != obs.seat and s != partner(obs.seat))
         search = oracle_search._SEARCH
         search.Rollout = Ai6Rollout  # the search module looks it up at each play-out

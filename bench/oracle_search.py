@@ -59,10 +59,11 @@ def _spy(self: Match, seat: int) -> Observation:
 Match.observation = _spy  # type: ignore[method-assign]
 
 
-def _pure_search() -> Any:
-    """``guandan.players.search`` from its source: a compiled class cannot be subclassed."""
+def pure_module(compiled: Any, name: str) -> Any:
+    """The module ``compiled`` run from its source as ``name`` (a compiled class cannot be
+    subclassed)."""
     spec = importlib.util.spec_from_file_location(
-        "oracle_pure_search", Path(search.__file__).with_name("search.py"))
+        name, Path(compiled.__file__).with_name(compiled.__name__.rsplit(".", 1)[1] + ".py"))
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look themselves up there
@@ -70,7 +71,7 @@ def _pure_search() -> Any:
     return module
 
 
-_SEARCH = _pure_search()
+_SEARCH = pure_module(search, "oracle_pure_search")
 _PureSearch: Any = _SEARCH.SearchPlayer
 
 
