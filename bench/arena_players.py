@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
+import opponent_model as om  # bench/opponent_model.py, beside this script
 import oracle_search  # bench/oracle_search.py, beside this script
 from oracle_search import OracleSearch, pure_module
 
@@ -97,6 +99,94 @@ class HostAi6Oracle(HostOracle):
             search.Rollout = playout.Rollout
 
 
+class ModelRollout(_PureRollout):  # type: ignore[misc]
+    """The play-outs with the other team (``others``) played by an opponent model
+    (``bench/opponent_model.py``): each choice among the model's candidates drawn by its
+    probabilities (``rng``), or its likeliest (``rng`` None)."""
+
+    others: frozenset[int] = frozenset()
+    model: ClassVar[dict[str, list[float]]] = {}
+    rng: random.Random | None = None
+
+    def lead(self, seat: int) -> Any:
+        parts = self.parts[seat]
+        if seat not in self.others or len(parts) == 1:
+            return super().lead(seat)
+        policy = super().lead(seat)
+        w = self.model["lead"]
+        return om.choose(parts, [om.score(w, om.lead_features(self.deal, seat, parts, p, policy))
+                                 for p in parts], self.rng)
+
+    def follow(self, seat: int) -> Any:
+        if seat not in self.others:
+            return super().follow(seat)
+        parts = self.parts[seat]
+        self.parts[seat] = list(parts)  # the fast policy may split a part: on a copy
+        policy = super().follow(seat)
+        self.parts[seat] = parts
+        entry = self.deal.table
+        table, owner = self.table_play(entry.play), entry.seat
+        w = self.model["partner" if owner == partner(seat) else "opp"]
+        cands: list[om.Follow | None] = [None, *om.follow_candidates(parts, table, self.level)]
+        pick: om.Follow | None = om.choose(cands, [om.score(w, om.follow_features(
+            self.deal, seat, parts, table, owner, c, policy)) for c in cands], self.rng)
+        if pick is None:
+            return None
+        play, _, split = pick
+        if split is not None:  # out of a bigger part: that part leaves the rest
+            parts.remove(split[0])
+            parts.append(split[1])
+            parts.append(play)  # ``play`` takes it out again
+        return play
+
+
+def _opponent_model() -> dict[str, list[float]]:
+    path = os.environ.get("MODEL")
+    if not path:
+        raise SystemExit("oracle-model, search-model: set MODEL to a model's weights "
+                         "(bench/opponent_model.py fit --out)")
+    with open(path, encoding="utf-8") as f:
+        model: dict[str, list[float]] = json.load(f)
+    return model
+
+
+class _Modelled:
+    """A search whose play-outs play the other team by ``MODEL``'s opponent model, each
+    choice drawn by its probabilities (``MODEL_DRAW=0``: its likeliest)."""
+
+    def _model_setup(self, seed: int) -> None:
+        self.model = _opponent_model()
+        self.draws = random.Random(seed) if os.environ.get("MODEL_DRAW", "1") != "0" else None
+
+    def act(self, obs: Observation) -> Action:
+        ModelRollout.others = frozenset(s for s in SEATS
+                                        if s != obs.seat and s != partner(obs.seat))
+        ModelRollout.model, ModelRollout.rng = self.model, self.draws
+        search = oracle_search._SEARCH
+        search.Rollout = ModelRollout
+        try:
+            return super().act(obs)  # type: ignore[misc, no-any-return]
+        finally:
+            search.Rollout = playout.Rollout
+
+
+class HostModelOracle(_Modelled, OracleSearch):
+    """The oracle with the opponent model in its play-outs, ``SAMPLES`` play-outs (16) of
+    the real deal per candidate."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed=seed, budget_ms=None, samples=int(os.environ.get("SAMPLES", "16")))
+        self._model_setup(seed)
+
+
+class HostModelSearch(_Modelled, oracle_search._PureSearch):  # type: ignore[misc]
+    """The search (``SAMPLES`` sampled deals, 16) with the opponent model in its play-outs."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed=seed, budget_ms=None, samples=int(os.environ.get("SAMPLES", "16")))
+        self._model_setup(seed)
+
+
 class Variant:
     """The player and settings ``VARIANT`` names (a compiled player cannot be subclassed)."""
 
@@ -119,6 +209,8 @@ class Variant:
 REGISTRY["oracle"] = "__main__:HostOracle"
 REGISTRY["oracle-wide"] = "__main__:HostWideOracle"
 REGISTRY["oracle-ai6"] = "__main__:HostAi6Oracle"
+REGISTRY["oracle-model"] = "__main__:HostModelOracle"
+REGISTRY["search-model"] = "__main__:HostModelSearch"
 REGISTRY["variant"] = "__main__:Variant"
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ esac
 extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 run=(-m guandan)
-[[ "$ours" = oracle* || "$ours" = variant ]] && run=("$root/bench/arena_players.py")
+[[ "$ours" = oracle* || "$ours" = variant || "$ours" = search-model ]] && run=("$root/bench/arena_players.py")
 "$venv/bin/python" "${run[@]}" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
