@@ -1,4 +1,4 @@
-"""``guandan`` with four more players for the arena (diagnostics and tuning, not players of
+"""``guandan`` with six more players for the arena (diagnostics and tuning, not players of
 the page):
 
     .venv/bin/python bench/arena_players.py arena --players oracle,outside ...
@@ -15,6 +15,11 @@ the page):
   plays: calm, it passes an opponent's full house, straight or tube (``ai6`` passes 90% of the
   full houses the play-outs have it contest). What a play-out model closer to the opponents
   would give, with one of ``ai6``'s habits.
+- ``oracle-model`` and ``search-model``: the oracle and the search (``SAMPLES`` play-outs or
+  sampled deals per candidate, 16) whose play-outs play the other team by the opponent model in
+  ``MODEL`` (``bench/opponent_model.py fit --out``), each of its choices drawn by the model's
+  probabilities from the player's seeded stream (``MODEL_DRAW=0``: the likeliest). Our own
+  seats in the play-outs are the fast policy as always.
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
   gives no player settings but ``--samples``.

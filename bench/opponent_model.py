@@ -13,8 +13,9 @@ pass, every part that beats the table, and a single or pair out of a bigger grou
 of a full house, as the fast policy weighs them. Each candidate has features (the fast policy's
 own choice among them, the cost to the split, size, strength, bombs, urgency, whose trick it is);
 a conditional logit per situation (lead, partner's trick, opponent's trick) is fitted by Newton's
-method, deterministic, with a small ridge. Turns whose real play is not among the candidates
-(a third of ``ai6``'s leads) are left out of the fit and count as misses in the fidelity.
+method (a step halved until it raises the likelihood), deterministic, with a small ridge. Turns
+whose real play is not among the candidates (a third of ``ai6``'s leads) are left out of the fit
+and count as misses in the fidelity.
 
 It prints, per situation, how often the model's likeliest candidate and the fast policy's choice
 are the real play, on the training turns and the test turns, and both on every test turn.
