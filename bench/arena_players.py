@@ -150,9 +150,10 @@ def _opponent_model() -> dict[str, list[float]]:
     if not path:
         raise SystemExit("oracle-model, search-model: set MODEL to a model's weights "
                          "(bench/opponent_model.py fit --out)")
-    with open(path, encoding="utf-8") as f:
-        model: dict[str, list[float]] = json.load(f)
-    return model
+    try:
+        return om.load(path)
+    except ValueError as e:
+        raise SystemExit(f"oracle-model, search-model: {e}") from e
 
 
 class _Modelled:

@@ -240,6 +240,27 @@ def hits(rows: Sequence[Example], w: Sequence[float]) -> tuple[int, int]:
             sum(policy == real for _, _, real, policy in rows))
 
 
+#: How many features a lead candidate and a follow candidate have.
+LEAD_FEATURES = 15 + 2 * len(KINDS)
+FOLLOW_FEATURES = 10 + len(KINDS) + 16
+
+
+def load(path: str) -> dict[str, list[float]]:
+    """A model's weights as ``fit --out`` wrote them; ValueError says what is wrong."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            model = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: not a model's weights ({e})") from e
+    sizes = {"lead": LEAD_FEATURES, "partner": FOLLOW_FEATURES, "opp": FOLLOW_FEATURES}
+    if not isinstance(model, dict) or any(
+            not isinstance(model.get(k), list) or len(model[k]) != n
+            or not all(isinstance(v, (int, float)) for v in model[k]) for k, n in sizes.items()):
+        raise ValueError(f"{path}: a model has the weights 'lead' ({LEAD_FEATURES} numbers), "
+                         f"'partner' and 'opp' ({FOLLOW_FEATURES} each)")
+    return {k: [float(v) for v in model[k]] for k in sizes}
+
+
 def score(w: Sequence[float], f: Sequence[float]) -> float:
     return sum(a * b for a, b in zip(w, f, strict=True))
 
@@ -285,8 +306,10 @@ def main() -> int:
     t.add_argument("--test", required=True, help="comma-separated arena records")
     args = ap.parse_args()
     if args.command == "test":
-        with open(args.model, encoding="utf-8") as g:
-            fitted: dict[str, list[float]] = json.load(g)
+        try:
+            fitted = load(args.model)
+        except ValueError as e:
+            ap.error(str(e))
         test, miss = collect(args.test.split(","), None, True)
         report(None, test, miss, fitted)
         return 0
