@@ -171,12 +171,19 @@ def collect(paths: Sequence[str], cut: int | None, test: bool
     miss = dict.fromkeys(SITUATIONS, 0)
     with tempfile.TemporaryDirectory() as tmp:
         for i, path in enumerate(paths):
-            part = path if cut is None else _part(path, os.path.join(tmp, str(i)), cut, test)
-            for situation, feats, real, policy in examples(part):
-                if real < 0:
-                    miss[situation] += 1
-                else:
-                    data[situation].append((situation, np.array(feats), real, policy))
+            try:
+                part = path if cut is None else _part(path, os.path.join(tmp, str(i)), cut, test)
+                for situation, feats, real, policy in examples(part):
+                    if real < 0:
+                        miss[situation] += 1
+                    else:
+                        data[situation].append((situation, np.array(feats), real, policy))
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}: not arena records with outside seats ({e!r})") from e
+    empty = [s for s in SITUATIONS if not data[s]]
+    if empty:
+        raise ValueError(f"{', '.join(paths)}: no outside turns to {'test' if test else 'fit'} "
+                         f"on ({', '.join(empty)}): records of `guandan arena --players X,outside`")
     return data, miss
 
 
@@ -310,15 +317,21 @@ def main() -> int:
             fitted = load(args.model)
         except ValueError as e:
             ap.error(str(e))
-        test, miss = collect(args.test.split(","), None, True)
+        try:
+            test, miss = collect(args.test.split(","), None, True)
+        except ValueError as e:
+            ap.error(str(e))
         report(None, test, miss, fitted)
         return 0
     train_paths = args.train.split(",")
     test_paths = args.test.split(",") if args.test else train_paths
     if args.test is None and args.cut is None:
         ap.error("give --test or --cut")
-    train, _ = collect(train_paths, args.cut, False)
-    test, miss = collect(test_paths, args.cut if args.test is None else None, True)
+    try:
+        train, _ = collect(train_paths, args.cut, False)
+        test, miss = collect(test_paths, args.cut if args.test is None else None, True)
+    except ValueError as e:
+        ap.error(str(e))
     model = {situation: fit(train[situation]) for situation in SITUATIONS}
     report(train, test, miss, model)
     if args.out:
