@@ -34,6 +34,8 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import opponent_model as om  # bench/opponent_model.py, beside this script
@@ -44,7 +46,7 @@ from guandan.cli import main
 from guandan.match import Action, Observation
 from guandan.players import REGISTRY, Player, Reason, make_player, playout
 from guandan.players.tracker import urgency
-from guandan.seats import SEATS, partner
+from guandan.seats import next_seat, partner, previous_seat
 
 
 class HostOracle(OracleSearch):
@@ -90,18 +92,25 @@ class Ai6Rollout(_PureRollout):  # type: ignore[misc]
         return super().follow(seat)
 
 
+@contextmanager
+def _playouts(rollout: Any, seat: int) -> Iterator[None]:
+    """``rollout`` plays the pure search's play-outs for one decision of ``seat``, with
+    ``seat``'s opponents as its ``others`` (the search module looks it up at each play-out)."""
+    rollout.others = frozenset((next_seat(seat), previous_seat(seat)))
+    search = oracle_search._SEARCH
+    search.Rollout = rollout
+    try:
+        yield
+    finally:
+        search.Rollout = playout.Rollout
+
+
 class HostAi6Oracle(HostOracle):
     """The oracle with ``Ai6Rollout`` for its play-outs."""
 
     def act(self, obs: Observation) -> Action:
-        Ai6Rollout.others = frozenset(s for s in SEATS
-                                      if s != obs.seat and s != partner(obs.seat))
-        search = oracle_search._SEARCH
-        search.Rollout = Ai6Rollout  # the search module looks it up at each play-out
-        try:
+        with _playouts(Ai6Rollout, obs.seat):
             return super().act(obs)  # type: ignore[no-any-return]
-        finally:
-            search.Rollout = playout.Rollout
 
 
 class ModelRollout(_PureRollout):  # type: ignore[misc]
@@ -117,10 +126,8 @@ class ModelRollout(_PureRollout):  # type: ignore[misc]
         parts = self.parts[seat]
         if seat not in self.others or len(parts) == 1:
             return super().lead(seat)
-        policy = super().lead(seat)
-        w = self.model["lead"]
-        return om.choose(parts, [om.score(w, om.lead_features(self.deal, seat, parts, p, policy))
-                                 for p in parts], self.rng)
+        feats = om.lead_features(self.deal, seat, parts, super().lead(seat))
+        return om.choose(parts, om.scores(self.model["lead"], feats), self.rng)
 
     def follow(self, seat: int) -> Any:
         if seat not in self.others:
@@ -131,10 +138,11 @@ class ModelRollout(_PureRollout):  # type: ignore[misc]
         self.parts[seat] = parts
         entry = self.deal.table
         table, owner = self.table_play(entry.play), entry.seat
-        w = self.model["partner" if owner == partner(seat) else "opp"]
         cands: list[om.Follow | None] = [None, *om.follow_candidates(parts, table, self.level)]
-        pick: om.Follow | None = om.choose(cands, [om.score(w, om.follow_features(
-            self.deal, seat, parts, table, owner, c, policy)) for c in cands], self.rng)
+        feats = om.follow_features(self.deal, seat, parts, table, owner, cands, policy)
+        pick: om.Follow | None = om.choose(
+            cands, om.scores(self.model["partner" if owner == partner(seat) else "opp"], feats),
+            self.rng)
         if pick is None:
             return None
         play, _, split = pick
@@ -157,40 +165,28 @@ def _opponent_model() -> dict[str, list[float]]:
 
 
 class _Modelled:
-    """A search whose play-outs play the other team by ``MODEL``'s opponent model, each
-    choice drawn by its probabilities (``MODEL_DRAW=0``: its likeliest)."""
+    """A search (``SAMPLES`` sampled deals or play-outs per candidate, 16; no clock) whose
+    play-outs play the other team by ``MODEL``'s opponent model, each choice drawn by its
+    probabilities (``MODEL_DRAW=0``: its likeliest)."""
 
-    def _model_setup(self, seed: int) -> None:
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
+                         samples=int(os.environ.get("SAMPLES", "16")))
         self.model = _opponent_model()
         self.draws = random.Random(seed) if os.environ.get("MODEL_DRAW", "1") != "0" else None
 
     def act(self, obs: Observation) -> Action:
-        ModelRollout.others = frozenset(s for s in SEATS
-                                        if s != obs.seat and s != partner(obs.seat))
         ModelRollout.model, ModelRollout.rng = self.model, self.draws
-        search = oracle_search._SEARCH
-        search.Rollout = ModelRollout
-        try:
+        with _playouts(ModelRollout, obs.seat):
             return super().act(obs)  # type: ignore[misc, no-any-return]
-        finally:
-            search.Rollout = playout.Rollout
 
 
 class HostModelOracle(_Modelled, OracleSearch):
-    """The oracle with the opponent model in its play-outs, ``SAMPLES`` play-outs (16) of
-    the real deal per candidate."""
-
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed=seed, budget_ms=None, samples=int(os.environ.get("SAMPLES", "16")))
-        self._model_setup(seed)
+    """The oracle with the opponent model in its play-outs (play-outs of the real deal)."""
 
 
 class HostModelSearch(_Modelled, oracle_search._PureSearch):  # type: ignore[misc]
-    """The search (``SAMPLES`` sampled deals, 16) with the opponent model in its play-outs."""
-
-    def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed=seed, budget_ms=None, samples=int(os.environ.get("SAMPLES", "16")))
-        self._model_setup(seed)
+    """The search with the opponent model in its play-outs."""
 
 
 class Variant:

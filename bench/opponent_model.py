@@ -81,59 +81,72 @@ def follow_candidates(parts: Sequence[APlay], table: APlay, level: str) -> list[
     return out
 
 
-def lead_features(deal: Deal, seat: int, parts: Sequence[APlay], p: APlay,
-                  policy: APlay | None) -> list[float]:
-    """One lead candidate's features (``policy``: the fast policy's choice)."""
+def lead_features(deal: Deal, seat: int, parts: Sequence[APlay], policy: APlay | None
+                  ) -> list[list[float]]:
+    """Each lead candidate's features (every part of ``parts``; ``policy``: the fast
+    policy's choice)."""
     counts = deal.counts()
     mate = partner(seat)
     low = min((counts[s] for s in SEATS if s != seat and s != mate and counts[s] > 0),
               default=27)
-    order = lead_order(p.cost, p.size, LEAD_SIZE)[0]
-    top = max(lead_order(q.cost, q.size, LEAD_SIZE)[0] for q in parts)
-    f = [
-        float(sig(p) == sig(policy)),
-        order, p.cost, p.size / 5, p.key / 15, float(p.control), float(p.power > 0),
-        float(p.size >= 5 and low <= 5), float(p.size == 1 and low <= 2),
-        float(p.size == 2 and low <= 3),
-        float(order == top),
-        float(p.key == min(q.key for q in parts if q.kind == p.kind)),
-        float(p.key >= 15 and not p.power and len(parts) <= 3),
-        float(p.power > 0 and len(parts) <= 2),
-        p.key / 15 * (p.kind in SEQUENCE_KINDS),
-    ]
-    f += [float(p.kind == k) for k in KINDS]
-    f += [float(p.kind == k) * p.key / 15 for k in KINDS]
-    return f
+    orders = [lead_order(q.cost, q.size, LEAD_SIZE)[0] for q in parts]
+    top = max(orders)
+    lowest: dict[str, int] = {}
+    for q in parts:
+        lowest[q.kind] = min(lowest.get(q.kind, q.key), q.key)
+    few = len(parts)
+    out = []
+    for p, order in zip(parts, orders, strict=True):
+        f = [
+            float(sig(p) == sig(policy)),
+            order, p.cost, p.size / 5, p.key / 15, float(p.control), float(p.power > 0),
+            float(p.size >= 5 and low <= 5), float(p.size == 1 and low <= 2),
+            float(p.size == 2 and low <= 3),
+            float(order == top),
+            float(p.key == lowest[p.kind]),
+            float(p.key >= 15 and not p.power and few <= 3),
+            float(p.power > 0 and few <= 2),
+            p.key / 15 * (p.kind in SEQUENCE_KINDS),
+        ]
+        f += [float(p.kind == k) for k in KINDS]
+        f += [float(p.kind == k) * p.key / 15 for k in KINDS]
+        out.append(f)
+    return out
 
 
 def follow_features(deal: Deal, seat: int, parts: Sequence[APlay], table: APlay, owner: int,
-                    cand: Follow | None, policy: APlay | None) -> list[float]:
-    """One follow candidate's features (``cand`` None: the pass)."""
+                    cands: Sequence[Follow | None], policy: APlay | None) -> list[list[float]]:
+    """Each follow candidate's features (a candidate None: the pass)."""
     counts = deal.counts()
     urg = seat_urgency(seat, owner, counts)
     mate = owner == partner(seat)
     mine = counts[seat]
     few = len(parts)
-    if cand is None:
-        f = [float(policy is None), 1.0, float(mate), float(urg == 1), float(urg == 2),
-             table.key / 15, float(table.power > 0), float(few <= 2), mine / 27,
-             float(counts[owner] <= 5)]
-        return f + [float(table.kind == k) for k in KINDS] + [0.0] * 16
-    p, d, split = cand
-    bomb = p.power > 0
-    big = p.key >= 15 and not bomb
-    return [float(sig(p) == sig(policy))] + [0.0] * (9 + len(KINDS)) + [
-        d, float(split is not None), float(bomb), float(bomb and urg >= 1),
-        float(bomb and mate), float(bomb and few <= 3),
-        0.0 if bomb else (p.key - table.key) / 15, float(p.control),
-        float(big), float(big and urg == 0),
-        float(mate and not bomb), float(few == 1),
-        float(bomb and table.power > 0), float(bomb) * mine / 27,
-        float(bomb and counts[owner] <= 10), d * (urg == 0),
-    ]
+    out = []
+    for cand in cands:
+        if cand is None:
+            f = [float(policy is None), 1.0, float(mate), float(urg == 1), float(urg == 2),
+                 table.key / 15, float(table.power > 0), float(few <= 2), mine / 27,
+                 float(counts[owner] <= 5)]
+            out.append(f + [float(table.kind == k) for k in KINDS] + [0.0] * 16)
+            continue
+        p, d, split = cand
+        bomb = p.power > 0
+        big = p.key >= 15 and not bomb
+        out.append([float(sig(p) == sig(policy))] + [0.0] * (9 + len(KINDS)) + [
+            d, float(split is not None), float(bomb), float(bomb and urg >= 1),
+            float(bomb and mate), float(bomb and few <= 3),
+            0.0 if bomb else (p.key - table.key) / 15, float(p.control),
+            float(big), float(big and urg == 0),
+            float(mate and not bomb), float(few == 1),
+            float(bomb and table.power > 0), float(bomb) * mine / 27,
+            float(bomb and counts[owner] <= 10), d * (urg == 0),
+        ])
+    return out
 
 
-Example = tuple[str, np.ndarray, int, int]
+#: One turn: its candidates' features, the real play's index, the fast policy's (or -1).
+Example = tuple[np.ndarray, int, int]
 
 
 def examples(path: str) -> Iterator[tuple[str, list[list[float]], int, int]]:
@@ -148,15 +161,14 @@ def examples(path: str) -> Iterator[tuple[str, list[list[float]], int, int]]:
         policy = Rollout(deal.clone(), {s: list(v) for s, v in hands.items()}).choose(seat)
         sigs: list[Signature]
         if deal.table is None:
-            feats = [lead_features(deal, seat, parts, p, policy) for p in parts]
+            feats = lead_features(deal, seat, parts, policy)
             sigs = [sig(p) for p in parts]
             situation = "lead"
         else:
             table, owner = abstract_reading(deal.table.play), deal.table.seat
-            follows = follow_candidates(parts, table, level)
-            feats = [follow_features(deal, seat, parts, table, owner, c, policy)
-                     for c in [None, *follows]]
-            sigs = [None, *(sig(c[0]) for c in follows)]
+            cands: list[Follow | None] = [None, *follow_candidates(parts, table, level)]
+            feats = follow_features(deal, seat, parts, table, owner, cands, policy)
+            sigs = [None if c is None else sig(c[0]) for c in cands]
             situation = "partner" if owner == partner(seat) else "opp"
         real = None if play is None else sig(abstract_reading(play))
         yield (situation, feats, sigs.index(real) if real in sigs else -1,
@@ -177,7 +189,7 @@ def collect(paths: Sequence[str], cut: int | None, test: bool
                     if real < 0:
                         miss[situation] += 1
                     else:
-                        data[situation].append((situation, np.array(feats), real, policy))
+                        data[situation].append((np.array(feats), real, policy))
             except (OSError, ValueError, KeyError, TypeError) as e:
                 raise ValueError(f"{path}: not arena records with outside seats ({e!r})") from e
     empty = [s for s in SITUATIONS if not data[s]]
@@ -199,12 +211,12 @@ def _part(path: str, out: str, cut: int, test: bool) -> str:
 def fit(rows: Sequence[Example], ridge: float = 1e-3, steps: int = 50) -> list[float]:
     """The conditional logit's weights, by Newton's method (halving a step that does not raise
     the penalized likelihood) from the fast policy alone."""
-    dim = rows[0][1].shape[1]
+    dim = rows[0][0].shape[1]
     n = len(rows)
 
     def objective(w: np.ndarray) -> float:
         total = -0.5 * ridge * n * float(w @ w)
-        for _, x, real, _ in rows:
+        for x, real, _ in rows:
             s = x @ w
             top = s.max()
             total += float(s[real] - top - np.log(np.exp(s - top).sum()))
@@ -216,7 +228,7 @@ def fit(rows: Sequence[Example], ridge: float = 1e-3, steps: int = 50) -> list[f
     for _ in range(steps):
         grad = -ridge * n * w
         hess = -ridge * n * np.eye(dim)
-        for _, x, real, _ in rows:
+        for x, real, _ in rows:
             s = x @ w
             e = np.exp(s - s.max())
             pr = e / e.sum()
@@ -243,8 +255,8 @@ def fit(rows: Sequence[Example], ridge: float = 1e-3, steps: int = 50) -> list[f
 def hits(rows: Sequence[Example], w: Sequence[float]) -> tuple[int, int]:
     """Turns where the model's likeliest candidate, and the fast policy's, is the real play."""
     wv = np.array(w)
-    return (sum(int(np.argmax(x @ wv)) == real for _, x, real, _ in rows),
-            sum(policy == real for _, _, real, policy in rows))
+    return (sum(int(np.argmax(x @ wv)) == real for x, real, _ in rows),
+            sum(policy == real for _, real, policy in rows))
 
 
 #: How many features a lead candidate and a follow candidate have.
@@ -268,8 +280,9 @@ def load(path: str) -> dict[str, list[float]]:
     return {k: [float(v) for v in model[k]] for k in sizes}
 
 
-def score(w: Sequence[float], f: Sequence[float]) -> float:
-    return sum(a * b for a, b in zip(w, f, strict=True))
+def scores(w: Sequence[float], feats: Sequence[Sequence[float]]) -> list[float]:
+    """Each candidate's score under the weights ``w``."""
+    return [sum(a * b for a, b in zip(w, f, strict=True)) for f in feats]
 
 
 def choose(items: Sequence[Any], scores: Sequence[float], rng: random.Random | None) -> Any:
