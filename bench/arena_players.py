@@ -1,4 +1,4 @@
-"""``guandan`` with six more players for the arena (diagnostics and tuning, not players of
+"""``guandan`` with eight more players for the arena (diagnostics and tuning, not players of
 the page):
 
     .venv/bin/python bench/arena_players.py arena --players oracle,outside ...
@@ -20,6 +20,10 @@ the page):
   ``MODEL`` (``bench/opponent_model.py fit --out``), each of its choices drawn by the model's
   probabilities from the player's seeded stream (``MODEL_DRAW=0``: the likeliest). Our own
   seats in the play-outs are the fast policy as always.
+- ``oracle-nested`` and ``search-nested``: the oracle and the search (``SAMPLES``, 16) whose
+  play-outs look one ply ahead for their own team: at the first ``DEPTH`` (1) turns of each of
+  its two seats in a play-out, every choice the fast policy weighs is played out to the end and
+  the best taken (``NestedRollout``). What more depth than the one-ply choice gives.
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
   gives no player settings but ``--samples``.
@@ -43,6 +47,7 @@ import oracle_search  # bench/oracle_search.py, beside this script
 from oracle_search import OracleSearch, pure_module
 
 from guandan.cli import main
+from guandan.deal import PASS
 from guandan.match import Action, Observation
 from guandan.players import REGISTRY, Player, Reason, make_player, playout
 from guandan.players.tracker import urgency
@@ -153,6 +158,83 @@ class ModelRollout(_PureRollout):  # type: ignore[misc]
         return play
 
 
+class NestedRollout(_PureRollout):  # type: ignore[misc]
+    """The play-outs with a look-ahead for the searching team (``ours``): at each of its
+    seats' first ``depth`` turns of a play-out, every choice the fast policy weighs (on a lead
+    every part of the split; on a follow the pass, every part that beats the table and the
+    policy's own, a split-out included) is played out to the end by the fast policy, and the
+    one whose play-out ends best for that seat's team is taken (the policy's own on a tie).
+    Our seats in the real game are the search, not the fast policy: a play-out that plays them
+    one ply deeper models them better (what more depth gives, measured)."""
+
+    ours: frozenset[int] = frozenset()
+    depth: ClassVar[int] = 1
+
+    def choose(self, seat: int) -> Any:
+        looked = getattr(self, "_looked", None)
+        if looked is None:
+            looked = self._looked = dict.fromkeys(self.ours, 0)
+        if seat not in looked or looked[seat] >= self.depth:
+            return super().choose(seat)
+        looked[seat] += 1
+        parts = self.parts[seat]
+        if self.deal.table is None:
+            policy = super().lead(seat)
+            options: list[tuple[Any, list[Any]]] = [(policy, parts)]
+            options += [(p, parts) for p in parts if p is not policy]
+        else:
+            mine = list(parts)  # the fast policy may split a part: on a copy
+            self.parts[seat] = mine
+            policy = super().follow(seat)
+            self.parts[seat] = parts
+            table = self.table_play(self.deal.table.play)
+            options = [(policy, mine)]
+            if policy is not None:
+                options.append((None, parts))
+            options += [(p, parts) for p in parts if p is not policy and p.beats(table)]
+        best, best_value = options[0], -99.0
+        for p, hand in options:
+            deal = self.deal.clone()
+            sub = {s: list(hand if s == seat else self.parts[s]) for s in self.parts}
+            rollout = playout.Rollout(deal, sub, self.lead_size, self.styles, self.finish,
+                                      self.race)  # compiled: the look-ahead's own play-outs
+            if p is None:
+                deal.apply(PASS)
+            else:
+                rollout.play(seat, p)
+            rollout.run()
+            value = rollout.value(seat)
+            if value > best_value:
+                best, best_value = (p, hand), value
+        self.parts[seat] = best[1]
+        return best[0]
+
+
+class _Nested:
+    """A search (``SAMPLES`` sampled deals or play-outs per candidate, 16; no clock) whose
+    play-outs look one ply ahead at the first ``DEPTH`` (1) turns of each of its team's seats
+    (``NestedRollout``)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
+                         samples=int(os.environ.get("SAMPLES", "16")))
+        self.depth = int(os.environ.get("DEPTH", "1"))
+
+    def act(self, obs: Observation) -> Action:
+        NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
+        NestedRollout.depth = self.depth
+        with _playouts(NestedRollout, obs.seat):
+            return super().act(obs)  # type: ignore[misc, no-any-return]
+
+
+class HostNestedOracle(_Nested, OracleSearch):
+    """The oracle with the look-ahead in its play-outs."""
+
+
+class HostNestedSearch(_Nested, oracle_search._PureSearch):  # type: ignore[misc]
+    """The search with the look-ahead in its play-outs."""
+
+
 def _opponent_model() -> dict[str, list[float]]:
     path = os.environ.get("MODEL")
     if not path:
@@ -213,6 +295,8 @@ REGISTRY["oracle-wide"] = "__main__:HostWideOracle"
 REGISTRY["oracle-ai6"] = "__main__:HostAi6Oracle"
 REGISTRY["oracle-model"] = "__main__:HostModelOracle"
 REGISTRY["search-model"] = "__main__:HostModelSearch"
+REGISTRY["oracle-nested"] = "__main__:HostNestedOracle"
+REGISTRY["search-nested"] = "__main__:HostNestedSearch"
 REGISTRY["variant"] = "__main__:Variant"
 
 if __name__ == "__main__":

@@ -2,10 +2,11 @@
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals),
-#   or oracle, oracle-wide, oracle-ai6, oracle-model, search-model, variant
-#   (bench/arena_players.py: the search that sees every hand, a diagnostic; the search and the
-#   oracle with MODEL=path's opponent model in their play-outs; and a player with the settings
-#   of VARIANT='{"name": ..., ...}')
+#   or oracle, oracle-wide, oracle-ai6, oracle-model, search-model, oracle-nested,
+#   search-nested, variant (bench/arena_players.py: the search that sees every hand, a
+#   diagnostic; the search and the oracle with MODEL=path's opponent model in their play-outs,
+#   or with a look-ahead at their own team's turns; and a player with the settings of
+#   VARIANT='{"name": ..., ...}')
 #   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
 #   the search's sampled deals (default 16). VENV names the virtual environment (default the
 #   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
@@ -28,7 +29,7 @@ esac
 extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 run=(-m guandan)
-[[ "$ours" = oracle* || "$ours" = variant || "$ours" = search-model ]] && run=("$root/bench/arena_players.py")
+[[ "$ours" = oracle* || "$ours" = variant || "$ours" = search-model || "$ours" = search-nested ]] && run=("$root/bench/arena_players.py")
 "$venv/bin/python" "${run[@]}" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
