@@ -20,10 +20,11 @@ the page):
   ``MODEL`` (``bench/opponent_model.py fit --out``), each of its choices drawn by the model's
   probabilities from the player's seeded stream (``MODEL_DRAW=0``: the likeliest). Our own
   seats in the play-outs are the fast policy as always.
-- ``oracle-nested`` and ``search-nested``: the oracle and the search (``SAMPLES``, 16) whose
-  play-outs look one ply ahead for their own team: at the first ``DEPTH`` (1) turns of each of
-  its two seats in a play-out, every choice the fast policy weighs is played out to the end and
-  the best taken (``NestedRollout``). What more depth than the one-ply choice gives.
+- ``oracle-nested`` and ``search-nested``: the oracle and the search (``SAMPLES``: 2 play-outs
+  of the real deal, 16 sampled deals) whose play-outs look one ply ahead for their own team: at
+  the first ``DEPTH`` (1) turns of each of its two seats in a play-out, every choice the fast
+  policy weighs is played out to the end and the best taken (``NestedRollout``). What more
+  depth than the one-ply choice gives.
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
   gives no player settings but ``--samples``.
@@ -211,13 +212,15 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
 
 
 class _Nested:
-    """A search (``SAMPLES`` sampled deals or play-outs per candidate, 16; no clock) whose
-    play-outs look one ply ahead at the first ``DEPTH`` (1) turns of each of its team's seats
-    (``NestedRollout``)."""
+    """A search (``SAMPLES`` sampled deals per candidate, 16, or for the oracle play-outs of
+    the real deal, 2: they are deterministic; no clock) whose play-outs look one ply ahead at
+    the first ``DEPTH`` (1) turns of each of its team's seats (``NestedRollout``)."""
+
+    samples: ClassVar[str] = "16"
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
-                         samples=int(os.environ.get("SAMPLES", "16")))
+                         samples=int(os.environ.get("SAMPLES", self.samples)))
         self.depth = int(os.environ.get("DEPTH", "1"))
 
     def act(self, obs: Observation) -> Action:
@@ -229,6 +232,8 @@ class _Nested:
 
 class HostNestedOracle(_Nested, OracleSearch):
     """The oracle with the look-ahead in its play-outs."""
+
+    samples = "2"
 
 
 class HostNestedSearch(_Nested, oracle_search._PureSearch):  # type: ignore[misc]
