@@ -51,6 +51,7 @@ from guandan.cli import main
 from guandan.deal import PASS
 from guandan.match import Action, Observation
 from guandan.players import REGISTRY, Player, Reason, make_player, playout
+from guandan.players.playout import abstract_hand
 from guandan.players.tracker import urgency
 from guandan.seats import next_seat, partner, previous_seat
 
@@ -170,6 +171,10 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
 
     ours: frozenset[int] = frozenset()
     depth: ClassVar[int] = 1
+    #: With N > 0, each choice is played out in N deals where the other seats' cards are dealt
+    #: again (``_redealt``), not in the play-out's own deal, which the seat does not see.
+    redeal: ClassVar[int] = 0
+    rng: ClassVar[random.Random] = random.Random(0)
 
     def choose(self, seat: int) -> Any:
         looked = getattr(self, "_looked", None)
@@ -193,22 +198,46 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
             if policy is not None:
                 options.append((None, parts))
             options += [(p, parts) for p in parts if p is not policy and p.beats(table)]
-        best, best_value = options[0], -99.0
+        worlds = [(self.deal, self.parts)] if not self.redeal else self._redealt(seat)
+        best, best_value = options[0], -99.0 * len(worlds)
         for p, hand in options:
-            deal = self.deal.clone()
-            sub = {s: list(hand if s == seat else self.parts[s]) for s in self.parts}
-            rollout = playout.Rollout(deal, sub, self.lead_size, self.styles, self.finish,
-                                      self.race)  # compiled: the look-ahead's own play-outs
-            if p is None:
-                deal.apply(PASS)
-            else:
-                rollout.play(seat, p)
-            rollout.run()
-            value = rollout.value(seat)
+            value = 0.0
+            for world, world_parts in worlds:
+                deal = world.clone()
+                sub = {s: list(hand if s == seat else world_parts[s]) for s in world_parts}
+                rollout = playout.Rollout(deal, sub, self.lead_size, self.styles, self.finish,
+                                          self.race)  # compiled: the look-ahead's own play-outs
+                if p is None:
+                    deal.apply(PASS)
+                else:
+                    rollout.play(seat, p)
+                rollout.run()
+                value += rollout.value(seat)
             if value > best_value:
                 best, best_value = (p, hand), value
         self.parts[seat] = best[1]
         return best[0]
+
+    def _redealt(self, seat: int) -> list[tuple[Any, dict[int, list[Any]]]]:
+        """``redeal`` deals in which the other three seats' cards are dealt again at random
+        among them (their counts kept): what ``seat`` may believe, not where the play-out's
+        deal put them."""
+        hands = self.deal.hands
+        others = [s for s in hands if s != seat]
+        pool = [c for s in others for c in hands[s]]
+        worlds = []
+        for _ in range(self.redeal):
+            self.rng.shuffle(pool)
+            new, i = {seat: hands[seat]}, 0
+            for s in others:
+                new[s] = pool[i:i + len(hands[s])]
+                i += len(hands[s])
+            world = self.deal.clone()
+            world._set_hands(new)  # a bench diagnostic: the engine has no public re-deal
+            parts = {s: abstract_hand(new[s], self.level) for s in others}
+            parts[seat] = self.parts[seat]
+            worlds.append((world, parts))
+        return worlds
 
 
 class _Nested:
@@ -222,10 +251,13 @@ class _Nested:
         super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
                          samples=int(os.environ.get("SAMPLES", self.samples)))
         self.depth = int(os.environ.get("DEPTH", "1"))
+        self.redeal = int(os.environ.get("REDEAL", "0"))
+        self.deals = random.Random(seed)
 
     def act(self, obs: Observation) -> Action:
         NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
-        NestedRollout.depth = self.depth
+        NestedRollout.depth, NestedRollout.redeal = self.depth, self.redeal
+        NestedRollout.rng = self.deals
         with _playouts(NestedRollout, obs.seat):
             return super().act(obs)  # type: ignore[misc, no-any-return]
 
