@@ -166,8 +166,9 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
     every part of the split; on a follow the pass, every part that beats the table and the
     policy's own, a split-out included) is played out to the end by the fast policy, and the
     one whose play-out ends best for that seat's team is taken (the policy's own on a tie).
-    Our seats in the real game are the search, not the fast policy: a play-out that plays them
-    one ply deeper models them better (what more depth gives, measured)."""
+    Our seats in the real game are the search, not the fast policy: does playing them one ply
+    deeper in the play-outs help? (With the real cards a little; on sampled deals no:
+    ``bench/ai_figures.md``, "Stop 41".)"""
 
     ours: frozenset[int] = frozenset()
     depth: ClassVar[int] = 1
@@ -176,10 +177,13 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
     redeal: ClassVar[int] = 0
     rng: ClassVar[random.Random] = random.Random(0)
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Turns looked ahead at so far in this play-out, per seat of the searching team.
+        self.looked = dict.fromkeys(self.ours, 0)
+
     def choose(self, seat: int) -> Any:
-        looked = getattr(self, "_looked", None)
-        if looked is None:
-            looked = self._looked = dict.fromkeys(self.ours, 0)
+        looked = self.looked
         if seat not in looked or looked[seat] >= self.depth:
             return super().choose(seat)
         looked[seat] += 1
