@@ -156,9 +156,9 @@ def examples(path: str) -> Iterator[tuple[str, list[list[float]], int, int]]:
         if not outside:
             continue
         level = deal.level
-        hands = {s: abstract_hand(deal.held(s), level) for s in SEATS}
-        parts = hands[seat]
-        policy = Rollout(deal.clone(), {s: list(v) for s, v in hands.items()}).choose(seat)
+        parts = abstract_hand(deal.held(seat), level)
+        # The policy reads only the seat's own split (on a copy: a follow may split a part).
+        policy = Rollout(deal.clone(), {seat: list(parts)}).choose(seat)
         sigs: list[Signature]
         if deal.table is None:
             feats = lead_features(deal, seat, parts, policy)
