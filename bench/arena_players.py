@@ -112,6 +112,17 @@ def _playouts(rollout: Any, seat: int) -> Iterator[None]:
         search.Rollout = playout.Rollout
 
 
+def _policy_follow(rollout: Any, seat: int) -> tuple[Any, list[Any]]:
+    """The fast policy's follow for ``seat``, and the split it leaves: on a copy, since the
+    policy may take a single or pair out of a bigger part."""
+    parts = rollout.parts[seat]
+    mine = rollout.parts[seat] = list(parts)
+    try:
+        return _PureRollout.follow(rollout, seat), mine
+    finally:
+        rollout.parts[seat] = parts
+
+
 class HostAi6Oracle(HostOracle):
     """The oracle with ``Ai6Rollout`` for its play-outs."""
 
@@ -139,10 +150,8 @@ class ModelRollout(_PureRollout):  # type: ignore[misc]
     def follow(self, seat: int) -> Any:
         if seat not in self.others:
             return super().follow(seat)
+        policy, _ = _policy_follow(self, seat)
         parts = self.parts[seat]
-        self.parts[seat] = list(parts)  # the fast policy may split a part: on a copy
-        policy = super().follow(seat)
-        self.parts[seat] = parts
         entry = self.deal.table
         table, owner = self.table_play(entry.play), entry.seat
         cands: list[om.Follow | None] = [None, *om.follow_candidates(parts, table, self.level)]
@@ -193,10 +202,7 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
             options: list[tuple[Any, list[Any]]] = [(policy, parts)]
             options += [(p, parts) for p in parts if p is not policy]
         else:
-            mine = list(parts)  # the fast policy may split a part: on a copy
-            self.parts[seat] = mine
-            policy = super().follow(seat)
-            self.parts[seat] = parts
+            policy, mine = _policy_follow(self, seat)
             table = self.table_play(self.deal.table.play)
             options = [(policy, mine)]
             if policy is not None:
@@ -244,16 +250,24 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
         return worlds
 
 
-class _Nested:
-    """A search (``SAMPLES`` sampled deals per candidate, 16, or for the oracle play-outs of
-    the real deal, 2: they are deterministic; no clock) whose play-outs look one ply ahead at
-    the first ``DEPTH`` (1) turns of each of its team's seats (``NestedRollout``)."""
+class _Clockless:
+    """A search or oracle as the arena builds a bench player: a seed, no clock, and
+    ``SAMPLES`` sampled deals or play-outs per candidate (``samples`` by default)."""
 
     samples: ClassVar[str] = "16"
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
                          samples=int(os.environ.get("SAMPLES", self.samples)))
+
+
+class _Nested(_Clockless):
+    """A search (16 sampled deals per candidate; for the oracle 2 play-outs of the real deal,
+    which are deterministic) whose play-outs look one ply ahead at the first ``DEPTH`` (1)
+    turns of each of its team's seats (``NestedRollout``)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
         self.depth = int(os.environ.get("DEPTH", "1"))
         self.redeal = int(os.environ.get("REDEAL", "0"))
         self.deals = random.Random(seed)
@@ -287,14 +301,13 @@ def _opponent_model() -> dict[str, list[float]]:
         raise SystemExit(f"oracle-model, search-model: {e}") from e
 
 
-class _Modelled:
-    """A search (``SAMPLES`` sampled deals or play-outs per candidate, 16; no clock) whose
-    play-outs play the other team by ``MODEL``'s opponent model, each choice drawn by its
-    probabilities (``MODEL_DRAW=0``: its likeliest)."""
+class _Modelled(_Clockless):
+    """A search (16 sampled deals or play-outs per candidate) whose play-outs play the other
+    team by ``MODEL``'s opponent model, each choice drawn by its probabilities
+    (``MODEL_DRAW=0``: its likeliest)."""
 
     def __init__(self, seed: int = 0) -> None:
-        super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
-                         samples=int(os.environ.get("SAMPLES", "16")))
+        super().__init__(seed)
         self.model = _opponent_model()
         self.draws = random.Random(seed) if os.environ.get("MODEL_DRAW", "1") != "0" else None
 

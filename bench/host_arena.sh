@@ -29,7 +29,8 @@ esac
 extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 run=(-m guandan)
-[[ "$ours" = oracle* || "$ours" = variant || "$ours" = search-model || "$ours" = search-nested ]] && run=("$root/bench/arena_players.py")
+# every player but the CLI's own two comes from bench/arena_players.py (the CLI's, and more)
+[[ "$ours" != heuristic && "$ours" != search ]] && run=("$root/bench/arena_players.py")
 "$venv/bin/python" "${run[@]}" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
