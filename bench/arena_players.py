@@ -1,4 +1,4 @@
-"""``guandan`` with eight more players for the arena (diagnostics and tuning, not players of
+"""``guandan`` with nine more players for the arena (diagnostics and tuning, not players of
 the page):
 
     .venv/bin/python bench/arena_players.py arena --players oracle,outside ...
@@ -25,6 +25,10 @@ the page):
   the first ``DEPTH`` (1) turns of each of its two seats in a play-out, every choice the fast
   policy weighs is played out to the end and the best taken (``NestedRollout``). What more
   depth than the one-ply choice gives.
+- ``oracle-nested-model``: the oracle with both, the look-ahead for its team and ``MODEL``'s
+  opponent model (drawn) for the other, in the look-ahead's play-outs too (``SAMPLES`` play-outs
+  of the real deal, 16): the strongest player here, which sees every card, for the ceiling of
+  what the search's play-outs can reach against a bot.
 - ``variant``: one of our players with the settings of the environment's ``VARIANT`` (a JSON
   object, ``{"name": ..., ...settings}``, as ``bench/variant_arena.py`` takes them): the CLI
   gives no player settings but ``--samples``.
@@ -184,7 +188,10 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
     #: With N > 0, each choice is played out in N deals where the other seats' cards are dealt
     #: again (``_redealt``), not in the play-out's own deal, which the seat does not see.
     redeal: ClassVar[int] = 0
-    rng: ClassVar[random.Random] = random.Random(0)
+    redeal_rng: ClassVar[random.Random] = random.Random(0)
+    #: The look-ahead's own play-outs: the compiled fast policy (``oracle-nested-model``: the
+    #: opponent model's, ``ModelRollout``).
+    inner: ClassVar[Any] = playout.Rollout
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -215,8 +222,8 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
             for world, world_parts in worlds:
                 deal = world.clone()
                 sub = {s: list(hand if s == seat else world_parts[s]) for s in world_parts}
-                rollout = playout.Rollout(deal, sub, self.lead_size, self.styles, self.finish,
-                                          self.race)  # compiled: the look-ahead's own play-outs
+                rollout = self.inner(deal, sub, self.lead_size, self.styles, self.finish,
+                                     self.race)
                 if p is None:
                     deal.apply(PASS)
                 else:
@@ -237,7 +244,7 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
         pool = [c for s in others for c in hands[s]]
         worlds = []
         for _ in range(self.redeal):
-            self.rng.shuffle(pool)
+            self.redeal_rng.shuffle(pool)
             new, i = {seat: hands[seat]}, 0
             for s in others:
                 new[s] = pool[i:i + len(hands[s])]
@@ -248,6 +255,14 @@ class NestedRollout(_PureRollout):  # type: ignore[misc]
             parts[seat] = self.parts[seat]
             worlds.append((world, parts))
         return worlds
+
+
+class NestedModelRollout(NestedRollout, ModelRollout):
+    """Both at once: the look-ahead for the searching team, the opponent model for the other
+    team, in the look-ahead's own play-outs too (pure Python, so slow): the strongest play-outs
+    here, for the oracle's ceiling against a bot."""
+
+    inner = ModelRollout
 
 
 class _Clockless:
@@ -275,7 +290,7 @@ class _Nested(_Clockless):
     def act(self, obs: Observation) -> Action:
         NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
         NestedRollout.depth, NestedRollout.redeal = self.depth, self.redeal
-        NestedRollout.rng = self.deals
+        NestedRollout.redeal_rng = self.deals
         with _playouts(NestedRollout, obs.seat):
             return super().act(obs)  # type: ignore[misc, no-any-return]
 
@@ -325,6 +340,20 @@ class HostModelSearch(_Modelled, oracle_search._PureSearch):  # type: ignore[mis
     """The search with the opponent model in its play-outs."""
 
 
+class HostNestedModelOracle(_Nested, _Modelled, OracleSearch):
+    """The oracle with both the look-ahead for its team and ``MODEL``'s opponent model, drawn,
+    in its play-outs (``SAMPLES`` play-outs of the real deal per candidate, 16)."""
+
+    def act(self, obs: Observation) -> Action:
+        NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
+        NestedRollout.depth, NestedRollout.redeal = self.depth, self.redeal
+        NestedRollout.redeal_rng = self.deals
+        ModelRollout.model, ModelRollout.rng = self.model, self.draws
+        ModelRollout.others = frozenset((next_seat(obs.seat), previous_seat(obs.seat)))
+        with _playouts(NestedModelRollout, obs.seat):
+            return OracleSearch.act(self, obs)  # type: ignore[no-any-return]
+
+
 class Variant:
     """The player and settings ``VARIANT`` names (a compiled player cannot be subclassed)."""
 
@@ -351,6 +380,7 @@ REGISTRY["oracle-model"] = "__main__:HostModelOracle"
 REGISTRY["search-model"] = "__main__:HostModelSearch"
 REGISTRY["oracle-nested"] = "__main__:HostNestedOracle"
 REGISTRY["search-nested"] = "__main__:HostNestedSearch"
+REGISTRY["oracle-nested-model"] = "__main__:HostNestedModelOracle"
 REGISTRY["variant"] = "__main__:Variant"
 
 if __name__ == "__main__":

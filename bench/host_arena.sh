@@ -3,10 +3,10 @@
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals),
 #   or oracle, oracle-wide, oracle-ai6, oracle-model, search-model, oracle-nested,
-#   search-nested, variant (bench/arena_players.py: the search that sees every hand, a
-#   diagnostic; the search and the oracle with MODEL=path's opponent model in their play-outs,
-#   or with a look-ahead at their own team's turns; and a player with the settings of
-#   VARIANT='{"name": ..., ...}')
+#   search-nested, oracle-nested-model, variant (bench/arena_players.py: the search that sees
+#   every hand, a diagnostic; the search and the oracle with MODEL=path's opponent model in
+#   their play-outs, or with a look-ahead at their own team's turns, or the oracle with both;
+#   and a player with the settings of VARIANT='{"name": ..., ...}')
 #   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
 #   the search's sampled deals (default 16). VENV names the virtual environment (default the
 #   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
