@@ -270,10 +270,20 @@ class _Clockless:
     ``SAMPLES`` sampled deals or play-outs per candidate (``samples`` by default)."""
 
     samples: ClassVar[str] = "16"
+    #: The play-outs it searches with, in place of the search's own (``_playouts``).
+    rollout: ClassVar[Any] = playout.Rollout
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed=seed, budget_ms=None,  # type: ignore[call-arg]
                          samples=int(os.environ.get("SAMPLES", self.samples)))
+
+    def _arm(self, obs: Observation) -> None:
+        """Set the play-outs' class settings for one decision of ``obs.seat``."""
+
+    def act(self, obs: Observation) -> Action:
+        self._arm(obs)
+        with _playouts(self.rollout, obs.seat):
+            return super().act(obs)  # type: ignore[misc, no-any-return]
 
 
 class _Nested(_Clockless):
@@ -287,12 +297,13 @@ class _Nested(_Clockless):
         self.redeal = int(os.environ.get("REDEAL", "0"))
         self.deals = random.Random(seed)
 
-    def act(self, obs: Observation) -> Action:
+    rollout = NestedRollout
+
+    def _arm(self, obs: Observation) -> None:
+        super()._arm(obs)
         NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
         NestedRollout.depth, NestedRollout.redeal = self.depth, self.redeal
         NestedRollout.redeal_rng = self.deals
-        with _playouts(NestedRollout, obs.seat):
-            return super().act(obs)  # type: ignore[misc, no-any-return]
 
 
 class HostNestedOracle(_Nested, OracleSearch):
@@ -308,12 +319,12 @@ class HostNestedSearch(_Nested, oracle_search._PureSearch):  # type: ignore[misc
 def _opponent_model() -> dict[str, list[float]]:
     path = os.environ.get("MODEL")
     if not path:
-        raise SystemExit("oracle-model, search-model: set MODEL to a model's weights "
-                         "(bench/opponent_model.py fit --out)")
+        raise SystemExit("oracle-model, search-model, oracle-nested-model: set MODEL to a "
+                         "model's weights (bench/opponent_model.py fit --out)")
     try:
         return om.load(path)
     except ValueError as e:
-        raise SystemExit(f"oracle-model, search-model: {e}") from e
+        raise SystemExit(f"oracle-model, search-model, oracle-nested-model: {e}") from e
 
 
 class _Modelled(_Clockless):
@@ -326,10 +337,13 @@ class _Modelled(_Clockless):
         self.model = _opponent_model()
         self.draws = random.Random(seed) if os.environ.get("MODEL_DRAW", "1") != "0" else None
 
-    def act(self, obs: Observation) -> Action:
+    rollout = ModelRollout
+
+    def _arm(self, obs: Observation) -> None:
+        super()._arm(obs)
         ModelRollout.model, ModelRollout.rng = self.model, self.draws
-        with _playouts(ModelRollout, obs.seat):
-            return super().act(obs)  # type: ignore[misc, no-any-return]
+        # ``_playouts`` sets ``others`` on the class it swaps in, which may be a subclass
+        ModelRollout.others = frozenset((next_seat(obs.seat), previous_seat(obs.seat)))
 
 
 class HostModelOracle(_Modelled, OracleSearch):
@@ -344,14 +358,7 @@ class HostNestedModelOracle(_Nested, _Modelled, OracleSearch):
     """The oracle with both the look-ahead for its team and ``MODEL``'s opponent model, drawn,
     in its play-outs (``SAMPLES`` play-outs of the real deal per candidate, 16)."""
 
-    def act(self, obs: Observation) -> Action:
-        NestedRollout.ours = frozenset((obs.seat, partner(obs.seat)))
-        NestedRollout.depth, NestedRollout.redeal = self.depth, self.redeal
-        NestedRollout.redeal_rng = self.deals
-        ModelRollout.model, ModelRollout.rng = self.model, self.draws
-        ModelRollout.others = frozenset((next_seat(obs.seat), previous_seat(obs.seat)))
-        with _playouts(NestedModelRollout, obs.seat):
-            return OracleSearch.act(self, obs)  # type: ignore[no-any-return]
+    rollout = NestedModelRollout
 
 
 class Variant:
