@@ -22,6 +22,7 @@ import argparse
 import json
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 from guandan.cards import parse_cards
 from guandan.deal import PASS, Deal
@@ -113,6 +114,20 @@ def self_play(hands: int, seed: int) -> int:
     return 0
 
 
+def record_turns(rec: dict[str, Any]) -> Iterator[tuple[Deal, int, Reading | None]]:
+    """Every decision of one hand record without a tribute (its deal is before the tribute):
+    the deal before it (one ``Deal``, played on after each), the seat and its play (None: a
+    pass)."""
+    level = rec["level"]
+    hands = {int(s): parse_cards(" ".join(c)) for s, c in rec["deal"].items()}
+    deal = Deal(hands, level, rec["leader"])
+    for a in rec["actions"]:
+        play = (None if a.get("pass") else
+                read_as(parse_cards(" ".join(a["cards"])), level, a["kind"], a["rank"]))
+        yield deal, a["seat"], play
+        deal.apply(PASS if play is None else play)
+
+
 def replayed(path: str) -> Iterator[tuple[Deal, int, bool, Reading | None]]:
     """Every decision of every hand record in ``path``: the deal before it, the seat, whether
     the seat is an outside one, and its play (None: a pass). Hands with a tribute are left out
@@ -122,15 +137,9 @@ def replayed(path: str) -> Iterator[tuple[Deal, int, bool, Reading | None]]:
             rec = json.loads(line)
             if rec["tribute"]["kind"] != "none":
                 continue
-            level = rec["level"]
-            hands = {int(s): parse_cards(" ".join(c)) for s, c in rec["deal"].items()}
-            deal = Deal(hands, level, rec["leader"])
             outside = {int(s) for s in rec.get("outside") or ()}
-            for a in rec["actions"]:
-                play = (None if a.get("pass") else
-                        read_as(parse_cards(" ".join(a["cards"])), level, a["kind"], a["rank"]))
-                yield deal, a["seat"], a["seat"] in outside, play
-                deal.apply(PASS if play is None else play)
+            for deal, seat, play in record_turns(rec):
+                yield deal, seat, seat in outside, play
 
 
 def records(path: str) -> int:
