@@ -38,9 +38,9 @@ from sim_fidelity import record_turns  # bench/sim_fidelity.py, beside this scri
 
 from guandan.cards import Card
 from guandan.deal import Deal
-from guandan.players.playout import Rollout, abstract_hand, abstract_reading
+from guandan.players.playout import abstract_hand, abstract_reading
 from guandan.readings import Reading
-from guandan.seats import SEATS, partner
+from guandan.seats import SEATS
 
 FLOOR = 0.02  # the probability of a real play that is none of the model's candidates
 EPS = 0.05  # the fast policy's weight per turn it would have played otherwise
@@ -55,20 +55,10 @@ def turn_weights(turn: Turn, hand_now: Sequence[Card], model: dict[str, list[flo
     """(log-likelihood by the model, by the fast policy) of one bot turn, the bot holding
     ``hand_now`` at the position."""
     deal, seat, play, since = turn
-    level = deal.level
-    parts = abstract_hand([*hand_now, *since], level)
-    policy = Rollout(deal.clone(), {seat: list(parts)}).choose(seat)
+    parts = abstract_hand([*hand_now, *since], deal.level)
+    situation, feats, sigs, policy = om.turn_candidates(deal, seat, parts)
     real = None if play is None else om.sig(abstract_reading(play))
-    if deal.table is None:
-        feats = om.lead_features(deal, seat, parts, policy)
-        sigs = [om.sig(p) for p in parts]
-        w = model["lead"]
-    else:
-        table, owner = abstract_reading(deal.table.play), deal.table.seat
-        cands: list[om.Follow | None] = [None, *om.follow_candidates(parts, table, level)]
-        feats = om.follow_features(deal, seat, parts, table, owner, cands, policy)
-        sigs = [None if c is None else om.sig(c[0]) for c in cands]
-        w = model["partner" if owner == partner(seat) else "opp"]
+    w = model[situation]
     scores = om.scores(w, feats)
     top = max(scores)
     probs = [math.exp(s - top) for s in scores]

@@ -149,27 +149,30 @@ def follow_features(deal: Deal, seat: int, parts: Sequence[APlay], table: APlay,
 Example = tuple[np.ndarray, int, int]
 
 
+def turn_candidates(deal: Deal, seat: int, parts: Sequence[APlay]
+                    ) -> tuple[str, list[list[float]], list[Signature], APlay | None]:
+    """One turn of ``seat`` holding the split ``parts`` in ``deal``: its situation (lead,
+    partner's trick, opponent's trick), its candidates' features and signatures, and the fast
+    policy's choice."""
+    # The policy reads only the seat's own split (on a copy: a follow may split a part).
+    policy = Rollout(deal.clone(), {seat: list(parts)}).choose(seat)
+    if deal.table is None:
+        return "lead", lead_features(deal, seat, parts, policy), [sig(p) for p in parts], policy
+    table, owner = abstract_reading(deal.table.play), deal.table.seat
+    cands: list[Follow | None] = [None, *follow_candidates(parts, table, deal.level)]
+    feats = follow_features(deal, seat, parts, table, owner, cands, policy)
+    return ("partner" if owner == partner(seat) else "opp", feats,
+            [None if c is None else sig(c[0]) for c in cands], policy)
+
+
 def examples(path: str) -> Iterator[tuple[str, list[list[float]], int, int]]:
     """Each outside turn of the records: (situation, candidates' features, index of the real
     play among them or -1, index of the fast policy's choice or -1)."""
     for deal, seat, outside, play in replayed(path):
         if not outside:
             continue
-        level = deal.level
-        parts = abstract_hand(deal.held(seat), level)
-        # The policy reads only the seat's own split (on a copy: a follow may split a part).
-        policy = Rollout(deal.clone(), {seat: list(parts)}).choose(seat)
-        sigs: list[Signature]
-        if deal.table is None:
-            feats = lead_features(deal, seat, parts, policy)
-            sigs = [sig(p) for p in parts]
-            situation = "lead"
-        else:
-            table, owner = abstract_reading(deal.table.play), deal.table.seat
-            cands: list[Follow | None] = [None, *follow_candidates(parts, table, level)]
-            feats = follow_features(deal, seat, parts, table, owner, cands, policy)
-            sigs = [None if c is None else sig(c[0]) for c in cands]
-            situation = "partner" if owner == partner(seat) else "opp"
+        parts = abstract_hand(deal.held(seat), deal.level)
+        situation, feats, sigs, policy = turn_candidates(deal, seat, parts)
         real = None if play is None else sig(abstract_reading(play))
         yield (situation, feats, sigs.index(real) if real in sigs else -1,
                sigs.index(sig(policy)) if sig(policy) in sigs else -1)
