@@ -41,6 +41,7 @@ from guandan.seats import SEATS
 
 Episode = Literal["hand", "match"]
 AGENTS = tuple(f"seat_{s}" for s in SEATS)
+_SEAT = {a: s for s, a in zip(SEATS, AGENTS, strict=True)}
 
 
 def env(rules: str = "site", seed: int = 0, episode: Episode = "hand",
@@ -115,7 +116,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)  # the table's mask, seen as int8
         self._no_ids = np.zeros(ACTION_SIZE, dtype=np.int8)
         self._to_act = 1
-        self._act = np.zeros(1, dtype=np.int64)
+        self._rewards_row = np.zeros(4, dtype=np.float32)
         self._ended = False  # the last episode ended (the table has gone on by itself)
         self._rewarded = False  # rewards holds a hand's promotion, cleared at the next step
         self._final: dict[str, np.ndarray[Any, Any]] = {}
@@ -154,6 +155,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             tables.reset()
             self._views = tables.views(0)
             self._mask = tables.masks[0].view(np.int8)
+            self._rewards_row = tables.rewards[0]
         elif self.episode == "match" and not self._ended:
             tables.restart(0)  # an unfinished match is left for the next one
         # Otherwise the table has gone on by itself: the next hand (hand episodes; an unfinished
@@ -173,7 +175,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     def observe(self, agent: str) -> dict[str, Any]:
         if agent in self._final:
             return {"observation": self._final[agent], "action_mask": self._no_ids.copy()}
-        seat = _seat(agent)
+        seat = _SEAT.get(agent) or _seat(agent)  # ValueError for a name that is no agent
         return {"observation": self._views[seat - 1].copy(),
                 "action_mask": (self._mask if seat == self._to_act else self._no_ids).copy()}
 
@@ -188,32 +190,32 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         assert tables is not None
         if action is None:
             raise ValueError(f"{agent} is to act: give an action id, not None")
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise ValueError(f"an action is an integer id, not {action!r}")
-        i = int(action)
-        if not (0 <= i < ACTION_SIZE and self._mask[i]):  # nothing changed
-            what = describe_action(i) if 0 <= i < ACTION_SIZE else "no such id"
-            raise ValueError(f"action {i} ({what}) is not legal for {agent} now")
-        self._act[0] = i
-        _, _, seats, rewards, dones = tables.step(self._act)
+        if type(action) is not int:  # numpy's integers too, never a bool
+            if isinstance(action, bool) or not isinstance(action, np.integer):
+                raise ValueError(f"an action is an integer id, not {action!r}")
+            action = int(action)
+        if not (0 <= action < ACTION_SIZE and self._mask[action]):  # nothing changed
+            what = describe_action(action) if 0 <= action < ACTION_SIZE else "no such id"
+            raise ValueError(f"action {action} ({what}) is not legal for {agent} now")
+        seat = tables.act(0, action)
         self._cumulative_rewards[agent] = 0.0
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        row = rewards[0]
+        row = self._rewards_row
         if row[0] != 0.0:  # a hand ended: its promotion, won or lost, is never 0
             self._rewarded = True
             for a, r in zip(AGENTS, row.tolist(), strict=True):
                 self.rewards[a] = r
             self._accumulate_rewards()
-            if dones[0]:
+            if tables.dones[0]:
                 self._ended = True
                 self.terminations = dict.fromkeys(self.agents, True)
                 final = tables.final_views(0)
                 self._final = {a: final[k].copy() for k, a in enumerate(AGENTS)}
                 return
-        self._to_act = int(seats[0])
-        self.agent_selection = AGENTS[self._to_act - 1]
+        self._to_act = seat
+        self.agent_selection = AGENTS[seat - 1]
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:

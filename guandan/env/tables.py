@@ -12,7 +12,11 @@
 
 Each table plays its own matches, one after another: table ``i`` starts with match ``i + 1`` of
 ``seed`` and every new match takes the next match number, so the run is repeatable from the
-seed. At every step each table's seat to act takes the id given for that table; the arrays
+seed. (``first_match`` and ``match_step`` number them ``first_match + k * match_step``
+instead: ``Tables`` on ``K`` machines, numbered ``1 … K`` and stepping by ``K``, never play
+one match twice; :class:`guandan.env.ray_tables.RayTables` does that.)
+
+At every step each table's seat to act takes the id given for that table; the arrays
 returned then hold, per table, the observation and mask of the next seat to act and which seat
 that is (1-4), the rewards of the four seats for a hand that ended at this step (column
 ``seat - 1``: the hand's promotion for the winners, its negative for the losers, 0 otherwise)
@@ -200,8 +204,18 @@ def _targets() -> list[list[int]]:
 
 
 _TARGETS: Final = _targets()
+# The kept row's segments a turn writes, as plain ints (a dict lookup each costs more).
+_HAND_AT: Final = _K["hand"]
+_PLAYED_AT: Final = _K["played"]
+_UNSEEN_AT: Final = _K["unseen"]
 _TABLE_AT: Final = _K["table_cards"]
+_KIND_AT: Final = _K["table_kind"]
+_RANK_AT: Final = _K["table_rank"]
+_SEAT_AT: Final = _K["table_seat"]
 _TRICK_AT: Final = _K["trick"]
+_LEFT_AT: Final = _K["cards_left"]
+_FINISHED_AT: Final = _K["finished"]
+_TO_ACT_AT: Final = _K["to_act"]
 
 
 class _Table:
@@ -261,7 +275,8 @@ class Tables:
     """``n`` tables under one preset, stepped together (see the module docstring)."""
 
     def __init__(self, n: object, rules: object = "site", seed: object = 0,
-                 episode: object = "hand", keep_final: object = False) -> None:
+                 episode: object = "hand", keep_final: object = False,
+                 first_match: object = 1, match_step: object = 1) -> None:
         # Typed ``object`` so that bad input meets these ValueErrors even compiled (a typed
         # parameter of a compiled function refuses a wrong type with a bare TypeError).
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -274,6 +289,12 @@ class Tables:
             raise ValueError(f"episode is 'hand' or 'match', not {episode!r}")
         if not isinstance(keep_final, bool):
             raise ValueError(f"keep_final is True or False, not {keep_final!r}")
+        for name, value in (("first_match", first_match), ("match_step", match_step)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} is an integer ≥ 1, not {value!r}")
+        assert isinstance(first_match, int) and isinstance(match_step, int)
+        self.first_match: int = first_match
+        self.match_step: int = match_step
         self.n: int = n
         self.preset = get_preset(rules)
         self.seed: int = seed
@@ -299,7 +320,7 @@ class Tables:
         self._no_ids: memoryview[bool] = np.zeros(max(ACTION_SIZE, n), dtype=np.bool_).data.cast(
             "B").cast("?")
         self._tables: list[_Table] = []
-        self._next_match = 1
+        self._next_match = first_match
         self._final_views: dict[int, npt.NDArray[np.float32]] = {}
         self._final_tables: dict[int, _Table] = {}
 
@@ -307,7 +328,7 @@ class Tables:
 
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], IntArray]:
         """Start every table afresh; the observations, masks and seats to act."""
-        self._next_match = 1
+        self._next_match = self.first_match
         self._tables = [self._new_table() for _ in range(self.n)]
         self._final_views = {}
         self._final_tables = {}
@@ -346,6 +367,32 @@ class Tables:
         self._gather()
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
+    def act(self, i: object, action: object) -> int:
+        """Table ``i`` alone: its seat to act takes ``action`` (an id), the other tables wait.
+        Its row of ``observations``, ``masks``, ``seats``, ``rewards`` and ``dones`` then holds
+        this turn's (the other rows are left as they were); returns the seat to act now. For
+        driving one table a turn at a time (the PettingZoo environment): the same step as
+        ``step``'s, without a batch's arrays in and out. ``ValueError`` if the id is not legal,
+        with nothing changed."""
+        if not self._tables:
+            raise ValueError("reset the tables before stepping them")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n:
+            raise ValueError(f"no table {i!r} (tables are 0 to {self.n - 1})")
+        if isinstance(action, np.integer):
+            action = int(action)
+        t = self._tables[i]
+        if isinstance(action, bool) or not isinstance(action, int) or action not in t.ids:
+            raise ValueError(f"table {i}: action {action!r} is not legal for seat "
+                             f"{t.to_act()} now")
+        self._rewards_at[4 * i:4 * i + 4] = self._zeros[:4]
+        self._dones_at[i] = False
+        self._play(i, t, t.ids.index(action))
+        t = self._tables[i]  # a new one if the match ended
+        seat = t.to_act()
+        at = (4 * i + seat - 1) * _OBS
+        self._obs_at[_OBS * i:_OBS * (i + 1)] = self._kept_at[at:at + _OBS]
+        return seat
+
     def _play(self, i: int, t: _Table, pick: int) -> None:
         """Table ``i``'s seat to act takes its legal action number ``pick``: the deal moves, and
         the kept views change by the counts the turn changes."""
@@ -377,28 +424,26 @@ class Tables:
                 self._end_hand(i, t)
                 return
             self._shift(i, _TABLE_BLOCK[0])  # the table empties too
-            k = _K
             own = _C * s
-            hand, unseen, played = k["hand"] + own, k["unseen"] + own, k["played"] + own
+            hand, unseen, played = _HAND_AT + own, _UNSEEN_AT + own, _PLAYED_AT + own
             for card in chosen.cards:
                 c = card.index
                 down += (hand + c, unseen + c)
                 up += (played + c, _TABLE_AT + c, trick + c)
-            up += (trick + _C + 1 + s, k["table_kind"] + _KIND_SLOT[chosen.kind],
-                   k["table_seat"] + s)
+            up += (trick + _C + 1 + s, _KIND_AT + _KIND_SLOT[chosen.kind], _SEAT_AT + s)
             if chosen.rank is not None:
-                up.append(k["table_rank"] + _RANK_SLOT[chosen.rank])
-            at = k["cards_left"] + (_MAX_HELD + 1) * s
+                up.append(_RANK_AT + _RANK_SLOT[chosen.rank])
+            at = _LEFT_AT + (_MAX_HELD + 1) * s
             after = before - len(chosen.cards)
             down.append(at + min(before, _MAX_HELD))
             up.append(at + min(after, _MAX_HELD))
             if not after:
-                up.append(k["finished"] + 4 * s + len(deal.finish_order) - 1)
+                up.append(_FINISHED_AT + 4 * s + len(deal.finish_order) - 1)
         after_seat = deal.to_act
         assert after_seat is not None
         if after_seat != seat:  # the same seat again: its partner went out (it leads)
-            down.append(_K["to_act"] + s)
-            up.append(_K["to_act"] + after_seat - 1)
+            down.append(_TO_ACT_AT + s)
+            up.append(_TO_ACT_AT + after_seat - 1)
         kept = self._kept_at
         targets = _TARGETS
         for q in down:
@@ -438,7 +483,7 @@ class Tables:
 
     def _new_table(self) -> _Table:
         t = _Table(self.preset, self.seed, self._next_match)
-        self._next_match += 1
+        self._next_match += self.match_step
         return t
 
     def _legal(self, i: int, t: _Table) -> None:
