@@ -55,7 +55,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 
     Its base answers ``agents``, ``agent_selection`` and the four dictionaries ``last()`` reads
     through two ``__getattr__`` (about a microsecond each, eight a turn: as much as the table's
-    step); here ``last()`` and those two are plain calls, with the same checks before reset."""
+    step); here ``last()``, ``step()`` and those two are plain calls, with the same checks."""
 
     @property
     def agents(self) -> list[str]:
@@ -70,6 +70,13 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
             raise AttributeError("agent_selection cannot be accessed before reset")
         agent: str = self.env.agent_selection
         return agent
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the base's error or warning
+            super().step(action)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:
@@ -112,7 +119,7 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
         self._tables: Tables | None = None
-        self._views = np.zeros((4, *OBSERVATION_SHAPE), dtype=np.float32)  # the table's, kept
+        self._views: list[np.ndarray[Any, Any]] = []  # each seat's kept view (the table's)
         self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)  # the table's mask, seen as int8
         self._no_ids = np.zeros(ACTION_SIZE, dtype=np.int8)
         self._to_act = 1
@@ -153,7 +160,8 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
             tables = self._tables = Tables(1, rules=self.preset.name, seed=self.seed,
                                            episode=self.episode, keep_final=True)
             tables.reset()
-            self._views = tables.views(0)
+            views = tables.views(0)
+            self._views = [views[k] for k in range(4)]  # views of the table's memory, kept
             self._mask = tables.masks[0].view(np.int8)
             self._rewards_row = tables.rewards[0]
         elif self.episode == "match" and not self._ended:
