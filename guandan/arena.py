@@ -54,7 +54,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -369,17 +369,20 @@ def _run_workers(
     max_hands: int,
     progress: Callable[[int], None] | None,
     workers: int,
+    pool: Executor | None = None,
 ) -> None:
     """``run_arena``'s loop over deal sets, each seating of each deal set a task for ``workers``
-    processes; results are merged in index order and the run stops where the serial loop does."""
+    processes (or for ``pool``'s ``workers``: a Ray cluster's, :mod:`guandan.raypool`); results
+    are merged in index order and the run stops where the serial loop does."""
     a, b, rules, mode, seed = result.a, result.b, result.rules, result.mode, result.seed
     samples = result.samples
     window = 4 * workers  # tasks submitted and not merged yet
     pending: dict[tuple[int, int], Future[tuple[ArenaResult, str]]] = {}  # in index order
     merged = [0, 0]  # hands merged per seating
     next_index = result.first
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"))
+    if pool is None:
+        pool = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
     try:
         while True:
             # Merge the finished tasks at the head, in index order, and stop after a deal set
@@ -433,6 +436,7 @@ def run_arena(
     workers: int = 1,
     samples: int | None = None,
     first: int = 1,
+    pool: Executor | None = None,
 ) -> ArenaResult:
     """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
 
@@ -441,7 +445,9 @@ def run_arena(
     the same figures and records as one worker; only the decision times differ. ``samples``
     makes the players that search draw that many deals per decision, with no clock. ``first``
     is the index of the first deal set: a long run may be played in parts (deal sets 1-1000,
-    then ``first=1001``), each part playing what the whole run plays there.
+    then ``first=1001``), each part playing what the whole run plays there. ``pool`` (with a
+    ``workers`` count: :class:`guandan.raypool.RayPool`) plays the deal sets instead of
+    ``workers`` local processes, with the same figures and records.
     """
     if mode not in ("match", "hand"):
         raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
@@ -456,6 +462,9 @@ def run_arena(
     if problem is not None:
         raise ValueError(problem)
     result = _new_result(a, b, rules, mode, seed, samples, first)
+    if pool is not None:
+        _run_workers(result, hands, out, max_hands, progress, getattr(pool, "workers", 1), pool)
+        return result
     if workers > 1 and hands > 0:
         _run_workers(result, hands, out, max_hands, progress, workers)
         return result
@@ -538,6 +547,10 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes sharing the deal sets (default 1); the figures are the "
                              "same as with one")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="share the deal sets among a Ray cluster's workers (ADDRESS as "
+                             "ray.init takes it; none: RAY_ADDRESS or this machine's); the "
+                             "figures are the same as with one process")
     parser.add_argument("--samples", type=int, default=None, metavar="N",
                         help="players that search draw N deals per decision and ignore the "
                              "clock, so the figures repeat on any machine (default: the "
@@ -585,15 +598,27 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
         progress = bar.update
     elif not args.no_progress:
         progress = ProgressLines(2 * args.hands, sys.stderr)
+    pool: Executor | None = None
+    if args.ray is not None:
+        from guandan.raypool import ray_pool
+
+        made = ray_pool(args.ray or None)
+        if isinstance(made, str):
+            print(f"guandan arena: {made}", file=sys.stderr)
+            return 2
+        pool = made
     out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
                            mode=args.mode, max_hands=args.max_hands, progress=progress,
-                           workers=args.workers, samples=args.samples, first=args.first)
+                           workers=args.workers, samples=args.samples, first=args.first,
+                           pool=pool)
     finally:
         if out is not None:
             out.close()
         if bar is not None:
             bar.close()
+        if pool is not None:
+            pool.shutdown()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.report())
     return 0

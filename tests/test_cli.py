@@ -107,3 +107,24 @@ def test_python_dash_m(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "guandan", "validate", str(out)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "checked 2 hands: 0 broken" in done.stdout
+
+
+def test_simulate_with_workers_writes_the_same_records(tmp_path: Path) -> None:
+    # Each match is a task; merged in match order they are one process's records.
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    argv = ["simulate", "--hands", "40", "--seed", "1", "--bots", "greedy,random,greedy,random"]
+    assert run(*argv, "--out", str(a)) == 0
+    assert run(*argv, "--out", str(b), "--workers", "2") == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert len({json.loads(line)["match"] for line in a.read_text().splitlines()}) > 1
+
+
+def test_ray_without_ray_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray then fails, as when missing
+    out = tmp_path / "x.jsonl"
+    assert run("simulate", "--hands", "2", "--ray", "--out", str(out)) == 2
+    assert run("arena", "--players", "greedy,random", "--hands", "2", "--ray") == 2
+    err = capsys.readouterr().err
+    assert err.count("pip install 'guandan-lab[ray]'") == 2
+    assert not out.exists()

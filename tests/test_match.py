@@ -299,7 +299,7 @@ def test_parse_cards_exported() -> None:
     "module",
     ["guandan.cards", "guandan.readings", "guandan.plays",
      "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.levels",
-     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
+     "guandan.match", "guandan.records", "guandan.simulate", "guandan.arena", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
      "guandan.players.search", "guandan.players.playout", "guandan.players.tracker",
      "guandan.players.decompose",
