@@ -48,7 +48,7 @@ def address() -> Iterator[str]:
     finally:
         if ray.is_initialized():
             ray.shutdown()
-        cluster.shutdown()
+        cluster.shutdown()  # type: ignore[no-untyped-call]
 
 
 def _figures(result: dict[str, object]) -> dict[str, object]:
