@@ -8,7 +8,7 @@
 #   their play-outs, or with a look-ahead at their own team's turns, or the oracle with both;
 #   and a player with the settings of VARIANT='{"name": ..., ...}')
 #   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
-#   the search's sampled deals (default 16). VENV names the virtual environment (default the
+#   the search's sampled deals (default 16; budget: the page's clock). VENV names the virtual environment (default the
 #   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
 # The bot's folder is copied to OUTDIR (default /tmp/host_arena/BOT-OURS[-FIRST]) because the
 # bots write files beside themselves; their output goes to /dev/null. Prints the arena's JSON
@@ -26,7 +26,9 @@ case $bot in
   ai6) clients="client1.py client2.py";;
   *) echo "BOT is ai2, ai3 or ai6" >&2; exit 2;;
 esac
-extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
+extra="--mode ${MODE:-match}"
+# SAMPLES=budget: the search at the page's time budget (no --samples)
+[ "$ours" = search ] && [ "${SAMPLES:-16}" != budget ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 run=(-m guandan)
 # every player but the CLI's own two comes from bench/arena_players.py (the CLI's, and more)
