@@ -1,7 +1,7 @@
 """The arena: two players against each other in duplicate, with statistics.
 
 ``guandan arena --players A,B --rules site --hands N --seed S [--mode match|hand] [--out FILE]
-[--workers W] [--samples N] [--first N]``
+[--workers W | --ray [ADDRESS]] [--samples N] [--first N]``
 
 Duplicate play takes the luck of the deal out of the comparison. The arena plays *deal sets*
 (numbered 1, 2, …); each is played twice, once with A on seats 1 and 3 (team ``13``) and B on
@@ -28,6 +28,7 @@ seeds depend only on its index, so each seating of each deal set is played on it
 and the parent merges the results in index order, stopping where the one-process loop stops: the
 figures and the hand records are the same as with one worker (for players whose choices do not
 depend on the clock, unlike ``search`` with its time budget), only the decision times differ.
+``--ray [ADDRESS]`` does the same on a Ray cluster's workers (:mod:`guandan.raypool`).
 
 ``--first N`` starts at deal set N, so a long run can be played in parts that together play
 exactly the deal sets of the whole (``--hands 1000`` then ``--hands 1000 --first 1001``). On a
