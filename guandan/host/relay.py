@@ -11,8 +11,9 @@ at it (each a :class:`Peer`). The loop that plays the match calls it around ever
 
 Every message to a seat is built from that seat's own observation and what every seat sees
 (plays, passes, tribute gifts), so an outside program never receives another seat's cards: a
-return it was not part of is left out of its ``back`` notice, and ``episodeOver`` lists only its
-own remaining cards.
+return it was not part of is left out of its ``back`` notice (a seat with no part in any return
+gets none: the competition's server tells every return to every seat), and ``episodeOver``
+lists only its own remaining cards.
 
 A bad answer (an index outside ``actionList``, malformed JSON, no answer within ``timeout``) is
 refused: the ``act`` message is sent again with an ``error`` field saying why (``retries`` times,
@@ -383,9 +384,10 @@ class Relay:
         for s in list(self._peers):
             obs = match.observation(s)
             self._held[s] = list(obs.hand)
-            self._send(s, {"type": "notify", "stage": "back", "result": [
-                [pos(r.giver), pos(r.receiver), card_to_wire(r.card)]
-                for r in obs.tribute.returns]})
+            if obs.tribute.returns:  # a seat with no part in a return learns nothing of it
+                self._send(s, {"type": "notify", "stage": "back", "result": [
+                    [pos(r.giver), pos(r.receiver), card_to_wire(r.card)]
+                    for r in obs.tribute.returns]})
 
     def _end_hand(self, match: Match) -> None:
         record = match.records[-1]
