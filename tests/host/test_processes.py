@@ -17,10 +17,7 @@ from typing import Any
 
 import pytest
 
-from guandan.cards import parse_cards
-from guandan.deal import PASS, Deal
-from guandan.readings import read_as
-from guandan.records import validate_lines
+from guandan.records import trick_leads, validate_lines
 from guandan.seats import partner
 
 HERE = Path(__file__).resolve().parent
@@ -109,23 +106,15 @@ def lead_kinds(record: dict[str, Any]) -> list[tuple[int, str]]:
     (everyone else passed the seat's play), ``partner`` (the partner went out with the last
     play and the others passed: 接风) or ``next`` (the last to play went out after its
     partner)."""
-    hands = {int(s): parse_cards(cards) for s, cards in record["deal"].items()}
-    for g in record["tribute"]["gifts"] + record["tribute"]["returns"]:
-        card = parse_cards([g["card"]])[0]
-        hands[g["from"]].remove(card)
-        hands[g["to"]].append(card)
-    deal = Deal(hands, record["level"], record["leader"])
     out: list[tuple[int, str]] = []
     last: int | None = None
-    for a in record["actions"]:
+    for a, lead in zip(record["actions"], trick_leads(record), strict=True):
         if "pass" in a:
-            deal.apply(PASS)
             continue
         seat = a["seat"]
-        if deal.table is None:
+        if lead:
             out.append((seat, "first" if last is None else "passes" if seat == last
                         else "partner" if seat == partner(last) else "next"))
-        deal.apply(read_as(parse_cards(a["cards"]), record["level"], a["kind"], a["rank"]))
         last = seat
     return out
 
