@@ -298,7 +298,8 @@ def test_parse_cards_exported() -> None:
 @pytest.mark.parametrize(
     "module",
     ["guandan.cards", "guandan.readings", "guandan.plays",
-     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.levels",
+     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.sampling",
+     "guandan.levels",
      "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
      "guandan.players.search", "guandan.players.playout", "guandan.players.tracker",

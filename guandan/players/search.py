@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from guandan.cards import Card
-from guandan.deal import PASS, Deal, GiftBounds
+from guandan.deal import PASS, Deal
 from guandan.players.base import Reason
 from guandan.players.decompose import decompose
 from guandan.players.describe import play_names, reason_params
@@ -77,6 +77,7 @@ from guandan.players.playout import (
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.plays import legal_plays
 from guandan.readings import Reading
+from guandan.sampling import GiftBounds
 from guandan.seats import SEATS, partner
 
 if TYPE_CHECKING:
