@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from guandan.cards import RANKS, Card, deal
+from guandan.cards import RANKS, Card, shuffled_hands
 from guandan.deal import Deal
 
 
@@ -42,7 +42,7 @@ def _play_with_deal(hands: dict[int, list[Card]], level: str, rng: random.Random
 
 def run(hands: int, seed: int) -> tuple[int, float, float]:
     rng = random.Random(seed)
-    deals = [(deal(rng), rng.choice(RANKS)) for _ in range(hands)]
+    deals = [(shuffled_hands(rng), rng.choice(RANKS)) for _ in range(hands)]
     decisions = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for cards, level in deals:

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import ClassVar, Final, NamedTuple, Protocol, cast
 
 from guandan.cards import ALL_CARDS, Card, check_level
-from guandan.plays import _Groups
+from guandan.plays import PlayGroups
 from guandan.readings import Reading, beats, read_as
 from guandan.sampling import Observed, SeenTurn, sample_hands
 from guandan.seats import SEATS
@@ -149,8 +149,8 @@ class Deal:
     do not set them; act only through ``apply``.
     """
 
-    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "_views", "leader",
-                 "level", "table", "to_act", "trick_start")
+    __slots__ = ("_finish", "_groups", "_hands", "_holding", "_passed", "_turns", "_turns_taken",
+                 "leader", "level", "table", "to_act", "trick_start")
 
     level: str
     leader: int
@@ -162,11 +162,11 @@ class Deal:
     _passed: int
     _finish: tuple[int, ...]
     _turns: _Turns
-    _n: int
+    _turns_taken: int
     # Per seat: its hand's plays as ``legal_plays`` generates them, once asked (at ``seat``
     # one per kind, rank and size; at ``seat + 5`` every distinct play); None again when the
     # seat plays. Shared by clones (what is kept depends only on the hand).
-    _views: list[_Groups | None]
+    _groups: list[PlayGroups | None]
 
     def __init__(self, hands: Mapping[int, Sequence[Card]] | _Shell, level: str = "2",
                  leader: int = 1) -> None:
@@ -184,7 +184,7 @@ class Deal:
         self._passed = 0
         self._finish = ()
         self._turns = None
-        self._n = 0
+        self._turns_taken = 0
         #: Index in ``turns`` where the current trick began.
         self.trick_start = 0
 
@@ -197,7 +197,7 @@ class Deal:
         # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
         self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
-        self._views = [None] * 10
+        self._groups = [None] * 10
 
     # -- the position ------------------------------------------------------------------------
 
@@ -210,19 +210,19 @@ class Deal:
         d.table = self.table
         d.trick_start = self.trick_start
         d._hands = self._hands[:]
-        d._views = self._views[:]
+        d._groups = self._groups[:]
         d._holding = self._holding
         d._passed = self._passed
         d._finish = self._finish
         d._turns = self._turns
-        d._n = self._n
+        d._turns_taken = self._turns_taken
         return d
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled (and deep-copied) by its state, as a compiled class must be."""
         return (_rebuild, (self.level, self.leader, self.to_act, self.table, self.trick_start,
                            tuple(self._hands), self._holding, self._passed, self._finish,
-                           self._turns, self._n))
+                           self._turns, self._turns_taken))
 
     @property
     def over(self) -> bool:
@@ -271,7 +271,7 @@ class Deal:
     @property
     def turn_count(self) -> int:
         """How many turns were applied to this deal."""
-        return self._n
+        return self._turns_taken
 
     def next_holding(self, seat: int) -> int:
         """The next seat after ``seat`` in turn order that still holds cards (``seat`` if none)."""
@@ -283,7 +283,7 @@ class Deal:
         seat = self.to_act
         if seat is None:
             return []
-        actions = cast("list[Move]", self._view(seat, every).plays(
+        actions = cast("list[Move]", self._groups_of(seat, every).plays(
             None if self.table is None else self.table.play))
         if self.table is not None:
             actions.append(PASS)
@@ -297,13 +297,13 @@ class Deal:
             actions = self.legal_actions()
             self.apply(actions[int(rng.random() * len(actions))])
 
-    def _view(self, seat: int, every: bool) -> _Groups:
+    def _groups_of(self, seat: int, every: bool) -> PlayGroups:
         at = seat + 5 if every else seat
-        view = self._views[at]
-        if view is None:
-            view = self._views[at] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
+        groups = self._groups[at]
+        if groups is None:
+            groups = self._groups[at] = PlayGroups([ALL_CARDS[i] for i in self._hands[seat]],
                                              self.level, every)
-        return view
+        return groups
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -346,9 +346,9 @@ class Deal:
             missing = Counter(cards) - Counter(self.held(seat))
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
-        view = self._views[seat]
-        every = self._views[seat + 5]
-        if ((view is None or not view.offers(action))
+        groups = self._groups[seat]
+        every = self._groups[seat + 5]
+        if ((groups is None or not groups.offers(action))
                 and (every is None or not every.offers(action))):  # not this hand's own
             why = _reading_error(played, self.level, action.kind, action.rank)
             if why:
@@ -362,10 +362,10 @@ class Deal:
 
     def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
-        self._views[seat] = None
-        self._views[seat + 5] = None
+        self._groups[seat] = None
+        self._groups[seat + 5] = None
         self._turns = (seat, play, self._turns)
-        self._n += 1
+        self._turns_taken += 1
         # tuple.__new__ builds the NamedTuple in C (its own __new__ is Python code).
         self.table = tuple.__new__(TableEntry, (seat, play))
         self._passed = 0
@@ -375,7 +375,7 @@ class Deal:
             if len(finish) >= 3 or (len(finish) == 2 and _PARTNER[finish[0]] == finish[1]):
                 self._rank_rest(seat)
                 self.to_act = None
-                self._views = [None] * 10  # no more plays to list
+                self._groups = [None] * 10  # no more plays to list
                 return
         self.to_act = next_holding(seat, self._holding)
 
@@ -384,7 +384,7 @@ class Deal:
         if table is None:
             raise ValueError(f"seat {seat} leads and must play: no pass on an empty table")
         self._turns = (seat, None, self._turns)
-        self._n += 1
+        self._turns_taken += 1
         passed = self._passed = self._passed | _BIT[seat]
         last = table.seat
         if self._holding & ~_BIT[last] & ~passed:
@@ -393,7 +393,7 @@ class Deal:
         # Every other player holding cards passed: the trick ends.
         self.table = None
         self._passed = 0
-        self.trick_start = self._n
+        self.trick_start = self._turns_taken
         holding = self._holding
         if holding & _BIT[last]:
             self.to_act = last
@@ -444,7 +444,7 @@ class Deal:
         d._passed = passed
         d._finish = tuple(obs.finish_order)
         d._turns = None
-        d._n = 0
+        d._turns_taken = 0
         d.trick_start = 0
         return d
 
@@ -461,8 +461,8 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     d = Deal(_SHELL)
     d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
     d._hands = list(hands)
-    d._views = [None] * 10
-    d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
+    d._groups = [None] * 10
+    d._holding, d._passed, d._finish, d._turns, d._turns_taken = holding, passed, finish, turns, n
     return d
 
 

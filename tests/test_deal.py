@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 
 from guandan import make_player
-from guandan.cards import RANKS, Card, parse_cards
-from guandan.cards import deal as deal_cards
+from guandan.cards import RANKS, Card, parse_cards, shuffled_hands
 from guandan.deal import PASS, Deal, Move, Pass
 from guandan.match import Match, Observation
 from guandan.plays import legal_plays as plays_of
@@ -547,7 +546,7 @@ def test_play_out_plays_legal_actions_to_the_end_from_its_seed() -> None:
     plays the same turns; the deal it was cloned from does not change."""
     rng = random.Random(8)
     for i in range(6):
-        base = Deal(deal_cards(rng), RANKS[i], 1 + i % 4)
+        base = Deal(shuffled_hands(rng), RANKS[i], 1 + i % 4)
         for _ in range(5 + i):  # into the hand a little
             acts = base.legal_actions()
             base.apply(acts[rng.randrange(len(acts))])
@@ -587,7 +586,7 @@ def test_every_distinct_play_is_listed_by_the_deal_as_legal_plays_lists_it() -> 
     PASS when following, at every decision of seeded random hands; each listed play is taken."""
     rng = random.Random(7)
     for _ in range(20):
-        d = Deal(deal_cards(rng), "5", 1)
+        d = Deal(shuffled_hands(rng), "5", 1)
         while not d.over:
             seat = d.to_act
             assert seat is not None

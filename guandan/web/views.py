@@ -554,9 +554,9 @@ def tribute_out(game: Game, obs: Observation) -> TributeOut:
     results = game.match.results
     if t.kind == "exempt" and results:
         # The givers show their big jokers: who gives comes from the engine's ``givers``.
-        deal = game.match.deal
+        dealt = game.match.dealt_hands
         for s in givers(results[-1].finish_order):
-            jokers[str(s)] = sum(1 for c in deal[s] if c.rank == "BJ")
+            jokers[str(s)] = sum(1 for c in dealt[s] if c.rank == "BJ")
     returned = {r.seat for r in returns}
     pending = [g.to for g in gifts if g.to is not None and g.to not in returned]
     return TributeOut(kind=t.kind, gifts=gifts, returns=returns, exempt_jokers=jokers,
