@@ -17,7 +17,7 @@ import sys
 import time
 from collections import Counter
 
-from guandan.arena import ArenaResult, Timing, play_deal_set
+from guandan.arena import ArenaResult, Timing, play_board
 from guandan.match import Action, Observation
 from guandan.players.base import Player, Reason
 from guandan.players.heuristic import HeuristicPlayer
@@ -65,7 +65,7 @@ def main() -> int:
                 players[seat] = Watched(SearchPlayer(seed=seat, budget_ms=budget), log)
             else:
                 players[seat] = HeuristicPlayer(seed=seat)
-        play_deal_set("site", seed, index, seating, players, result, "hand", 1, None)
+        play_board("site", seed, index, seating, players, result, "hand", 1, None)
     if not log:
         print("no decision was searched")
         return 1

@@ -300,7 +300,7 @@ def test_parse_cards_exported() -> None:
     ["guandan.cards", "guandan.readings", "guandan.plays",
      "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.sampling",
      "guandan.levels",
-     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
+     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena.stats", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
      "guandan.players.search", "guandan.players.playout", "guandan.players.tracker",
      "guandan.players.decompose",
