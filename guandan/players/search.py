@@ -45,9 +45,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from guandan.cards import Card
 from guandan.deal import PASS, Deal
@@ -158,6 +158,48 @@ REPLAY_EPS: Final = 0.3
 #: stronger than its gift but wilds (and the return it got), and after an exemption the big
 #: jokers are with the givers. Off only to measure what it is worth (bench/tribute_reading.py).
 READ_TRIBUTE: Final = True
+
+
+class PlayOut(Protocol):
+    """One candidate played out on one sampled deal: ``run`` plays the deal to its end,
+    ``value`` is the levels won (positive) or lost by a seat's team."""
+
+    def run(self) -> None: ...
+    def value(self, seat: int) -> float: ...
+
+
+class PlayOutPolicy(Protocol):
+    """Builds the play-out of a candidate (``SearchPlayer(playout=...)``): ``deal`` is a clone
+    of the sampled deal with the candidate applied, ``parts`` every seat's split of its hand
+    (the search's own after the candidate), ``obs`` the decision's observation; the rest are
+    the heuristic's settings the default play-out (``playout.Rollout``) follows."""
+
+    def __call__(self, obs: Observation, deal: Deal, parts: dict[int, list[APlay]],
+                 lead_size: float, styles: dict[int, float] | None, finish: dict[int, int],
+                 race: dict[int, int]) -> PlayOut: ...
+
+
+class HandsDraw(Protocol):
+    """Draws the hidden cards of one sampled deal (``SearchPlayer(draw=...)``): every seat's
+    cards, ``obs.hand`` for the searching seat, or None to draw as the search does by itself.
+    Hands it returns are used as they are, each deal weighing 1: the search's reading of the
+    other seats' plays (``Evidence``) applies only to the deals it draws itself."""
+
+    def __call__(self, obs: Observation, tracker: Tracker, rng: random.Random
+                 ) -> Mapping[int, Sequence[Card]] | None: ...
+
+
+class RealHands:
+    """An oracle's draw: every sampled deal is the real one, as ``hands()`` gives it (e.g.
+    ``lambda: match.current_deal.hands``). Not a fair player: it measures what seeing every
+    card is worth to the search, ``SearchPlayer(draw=RealHands(...))``."""
+
+    def __init__(self, hands: Callable[[], Mapping[int, Sequence[Card]]]) -> None:
+        self.hands = hands
+
+    def __call__(self, obs: Observation, tracker: Tracker, rng: random.Random
+                 ) -> Mapping[int, Sequence[Card]] | None:
+        return self.hands()
 
 
 def fails_bar(parts: Sequence[APlay], bar: tuple[float, int], per_card: float = LEAD_SIZE
@@ -314,7 +356,8 @@ class SearchPlayer:
                  lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
                  bomb_finish: int = BOMB_FINISH, replay_draws: int = REPLAY_DRAWS,
                  replay_eps: float = REPLAY_EPS, read_tribute: bool = READ_TRIBUTE,
-                 race: int = RACE) -> None:
+                 race: int = RACE, draw: HandsDraw | None = None,
+                 playout: PlayOutPolicy | None = None) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         if replay_draws < 1 or not 0.0 < replay_eps <= 1.0:
@@ -339,6 +382,10 @@ class SearchPlayer:
         self.play_over_pass = play_over_pass
         self.budget_ms = budget_ms
         self.samples = samples
+        #: How the hidden cards are drawn, and how a candidate is played out, when not the
+        #: search's own way (None): variants are built with these, never patched in.
+        self.draw = draw
+        self.playout = playout
         self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size,
                                   bomb_finish=bomb_finish, race=race)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
@@ -488,7 +535,12 @@ class SearchPlayer:
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            if turns:
+            drawn = self.draw(obs, tracker, rng) if self.draw is not None else None
+            if drawn is not None:
+                hands = {s: list(drawn[s]) for s in SEATS}
+                others = {s: abstract_hand(hands[s], v.level) for s in SEATS if s != me}
+                weight = 1.0
+            elif turns:
                 hands, others, weight = self._draw_replayed(
                     tracker, rng, evidence, turns, styles, finish)
             else:
@@ -501,9 +553,15 @@ class SearchPlayer:
                 parts[me] = list(c.mine)
                 deal = position.clone()
                 deal.apply(PASS if c.action is None else c.action)
-                rollout = Rollout(deal, parts, self.core.lead_size, styles, finish, race)
-                rollout.run()
-                steps = rollout.value(me)
+                if self.playout is None:  # the fast policy, called natively when compiled
+                    rollout = Rollout(deal, parts, self.core.lead_size, styles, finish, race)
+                    rollout.run()
+                    steps = rollout.value(me)
+                else:
+                    other = self.playout(obs, deal, parts, self.core.lead_size, styles, finish,
+                                         race)
+                    other.run()
+                    steps = other.value(me)
                 won = steps > 0
                 c.add(self.win_weight * (1.0 if won else -1.0) + self.level_weight * steps,
                       won, weight)
