@@ -61,20 +61,17 @@ if TYPE_CHECKING:
 FOLLOW_SLACK = (0.25, 0.8, 99.0)
 #: Extra cost of spending a big card (level rank or a joker) on a small trick when calm.
 CONTROL_KEEP = 0.35
-#: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays;
-#: in two only, once an opponent has been seen bombing while calm (``Tracker.bombs_readily``),
-#: since such a player bombs back. 3 (with that wait) won 53.0% of 4,000 hands against the same
-#: heuristic with 2 (``bench/ai_figures.md``, stop 33).
+#: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays
+#: (in two only once an opponent has been seen bombing while calm, ``Tracker.bombs_readily``,
+#: since such a player bombs back): taking the lead is worth a bomb when the hand is that close
+#: to going out (docs/ai-notebook.md has the arena runs behind this and the next constants).
 BOMB_FINISH: Final = 3
 #: Against opponents who bomb readily (and with ``bomb_finish`` 2, always).
 BOMB_FINISH_READY: Final = 2
 #: The race (``tracker.race_on``; 0: no race at all): once an opponent holds this many cards or
 #: fewer, or the partner ``RACE_PARTNER`` or fewer, a bomb takes an opponent's play the heuristic
-#: would not follow cheaply otherwise (as the competition's ``ai2`` does from 10 cards). Off:
-#: measured at stop 38 (bench/ai_figures.md), at 14 the heuristic won 51.9% of 2,000 hands
-#: against itself without it and 126 of 200 against ``ai2`` (120 without), but 221 of 300 against
-#: ``ai3`` (226), and the search with it won no more against ``ai2`` (+26 / -24 hands of 300) and
-#: fewer against ``ai3`` (+22 / -31 of 600) and ``ai6`` (+9 / -16 of 300).
+#: would not follow cheaply otherwise (as the competition's ``ai2`` does from 10 cards). Off,
+#: since racing won about as many hands against some opponents as it lost against others.
 RACE: Final = 0
 
 
