@@ -191,9 +191,13 @@ def play_seating(
 
 
 def play_boards(result: ArenaResult, hands: int, out: IO[str] | None, max_hands: int,
-                progress: Callable[[int], None] | None) -> None:
+                progress: Callable[[int], None] | None,
+                seat_players: Callable[[int, dict[str, str]], dict[int, Player]] | None = None,
+                relay: Any = None) -> None:
     """Play boards from ``result.first`` on, both seatings each, into ``result`` until each
-    seating has played ``hands`` hands (``run_arena`` in one process)."""
+    seating has played ``hands`` hands (``run_arena`` in one process). ``seat_players(index,
+    seating)`` gives the players of a board in a seating (default ``board_players``); with
+    ``relay``, outside programs hear of every action (``play_board``)."""
     a, b, rules, mode, seed = result.a, result.b, result.rules, result.mode, result.seed
     per_seating = {0: 0, 1: 0}
     index = result.first - 1
@@ -201,8 +205,10 @@ def play_boards(result: ArenaResult, hands: int, out: IO[str] | None, max_hands:
         index += 1
         for flip in (0, 1):
             seating = seating_of(a, b, flip)
-            players = board_players(seating, seed, index, result.samples)
-            n = play_board(rules, seed, index, seating, players, result, mode, max_hands, out)
+            players = (board_players(seating, seed, index, result.samples)
+                       if seat_players is None else seat_players(index, seating))
+            n = play_board(rules, seed, index, seating, players, result, mode, max_hands, out,
+                           relay)
             per_seating[flip] += n
             if progress is not None:
                 progress(n)

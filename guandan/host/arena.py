@@ -12,13 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import IO, Any
 
-from guandan.arena.duplicate import (
-    board_players,
-    new_result,
-    play_board,
-    search_settings,
-    seating_of,
-)
+from guandan.arena.duplicate import board_players, new_result, play_boards, search_settings
 from guandan.arena.stats import ArenaResult
 from guandan.host.relay import OutsideSeat, Peer, Relay
 from guandan.host.server import Lobby
@@ -69,25 +63,17 @@ def run_outside_arena(
                   fallback_settings=search_settings(fallback, samples), timeout=timeout,
                   seed=seed, setting=2 * hands, log=log)
     result = new_result(a, b, rules, mode, seed, samples, first)
-    per_seating = {0: 0, 1: 0}
-    index = first - 1
-    while min(per_seating.values()) < hands:
-        index += 1
-        for flip in (0, 1):
-            seating = seating_of(a, b, flip)
-            outside_team = "13" if seating["13"] == OUTSIDE else "24"
-            seats.seats = (1, 3) if outside_team == "13" else (2, 4)
-            players: dict[int, Player] = board_players({"13": ours, "24": ours}, seed, index,
-                                                       samples)
-            for seat in SEATS:
-                if team_of(seat) == outside_team:
-                    players[seat] = OutsideSeat(relay, seat)
-            n = play_board(rules, seed, index, seating, players, result, mode, max_hands,
-                              out, relay)
-            per_seating[flip] += n
-            if progress is not None:
-                progress(n)
-        result.boards = index - first + 1
+
+    def seat_players(index: int, seating: dict[str, str]) -> dict[int, Player]:
+        outside_team = "13" if seating["13"] == OUTSIDE else "24"
+        seats.seats = (1, 3) if outside_team == "13" else (2, 4)
+        players = board_players({"13": ours, "24": ours}, seed, index, samples)
+        for seat in SEATS:
+            if team_of(seat) == outside_team:
+                players[seat] = OutsideSeat(relay, seat)
+        return players
+
+    play_boards(result, hands, out, max_hands, progress, seat_players, relay)
     relay.finish()
     return result, relay
 
