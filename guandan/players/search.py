@@ -33,6 +33,11 @@ It stops sampling when its time budget (``budget_ms``, default 260 ms) or its sa
 ``samples`` samples and is fully repeatable. Its random numbers come from its seed and the
 observation only, so one observation always gives one decision at a fixed sample count.
 
+Variants are built with constructor arguments, never by patching the module (which, compiled,
+would change nothing it calls): ``draw`` draws the hidden cards of each sampled deal in place of
+step 2 (``RealHands``: an oracle that sees the real deal), and ``playout`` plays each candidate
+out in place of step 3's fast policy (see ``HandsDraw`` and ``PlayOutPolicy``).
+
 >>> from guandan.match import Match
 >>> m = Match(seed=1)
 >>> p = SearchPlayer(samples=4, budget_ms=None)
