@@ -60,7 +60,7 @@ def split(hands: int, seed: int) -> None:
                          "calls the move generation, read_as and beats directly, so their "
                          "calls cannot be recorded. Run it on a copy of the sources without "
                          "the compiled .so files, or an install made with GUANDAN_PURE=1.")
-    groups = module._Groups
+    groups = module.PlayGroups
     # The move generation: a seat's hand analysed once (a view the state keeps until the hand
     # changes), then asked for its plays on each table.
     events: list[tuple[str, int, Any]] = []
@@ -85,13 +85,13 @@ def split(hands: int, seed: int) -> None:
             return real[name](*args)
         return record
 
-    module._Groups = Recorded  # type: ignore[attr-defined]
+    module.PlayGroups = Recorded  # type: ignore[attr-defined]
     for n in names:
         setattr(module, n, recorder(n))
     try:
         decisions, _, _ = run(hands, seed)
     finally:
-        module._Groups = groups  # type: ignore[attr-defined]
+        module.PlayGroups = groups  # type: ignore[attr-defined]
         for n in names:
             setattr(module, n, real[n])
     _, cpu, _ = run(hands, seed)
