@@ -12,7 +12,7 @@ joined to a full house's pair), bombs an opponent's play once a seat is getting 
 keeps the next opponent, holding no more cards than it, from going out. It plays on a
 clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns, tricks, partner
 lead and finish order, the policy only chooses real plays of real cards
-(docs/ai-notebook.md has how often it makes the heuristic's own choice).
+(``docs/ai-notebook.md`` says how often it makes the heuristic's own choice).
 
 >>> from guandan.cards import parse_cards
 >>> from guandan.deal import Deal
