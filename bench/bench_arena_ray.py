@@ -48,8 +48,8 @@ def main() -> None:
             figures = {k: v for k, v in result.to_json().items() if k != "timing"}
             runs[name] = figures
             same = figures == runs["--workers 1"]
-            print(f"{name}: {result.deal_sets} deal sets in {spent:.1f} s: "
-                  f"{result.deal_sets / spent:.2f} deal sets/s (figures equal one "
+            print(f"{name}: {result.boards} boards in {spent:.1f} s: "
+                  f"{result.boards / spent:.2f} boards/s (figures equal one "
                   f"process's: {same})", flush=True)
     finally:
         cluster.shutdown()  # type: ignore[no-untyped-call]

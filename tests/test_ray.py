@@ -80,7 +80,7 @@ def _deal_set_workers() -> list[int]:
                 title = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if b"ray::_play_seating" in title:
+            if b"ray::play_seating" in title:
                 found.append(int(entry.name))
     return found
 
