@@ -222,11 +222,11 @@ def _went_out(record: dict[str, Any], start: dict[int, list[Card]],
     return [s for s in record["finish_order"] if len(played[s]) == len(start[s])]
 
 
-def ended_out(game: Game, record: dict[str, Any]) -> EndedHand:
-    """The hand just finished as seat 1 may see it now: its log and every seat's remaining
+def ended_out(game: Game, record: dict[str, Any], seat: int = HUMAN) -> EndedHand:
+    """The hand just finished as ``seat`` may see it now: its log and every seat's remaining
     cards (returns it took no part in stay hidden)."""
     level = str(record["level"])
-    events = _record_events(record, HUMAN)
+    events = _record_events(record, seat)
     start = _record_start(record)
     mark_tricks(events, start, level, int(record["leader"]))
     played = _played_by(events)
@@ -316,19 +316,19 @@ def group_order(hand: Sequence[Card], level: str) -> list[list[Card]]:
 # -- the person's actions, checked and explained ----------------------------------------------
 
 
-def own_observation(game: Game) -> Observation:
-    return game.match.observation(HUMAN)
+def own_observation(game: Game, seat: int = HUMAN) -> Observation:
+    return game.match.observation(seat)
 
 
-def check_turn(game: Game, phase: str) -> Observation:
+def check_turn(game: Game, phase: str, seat: int = HUMAN) -> Observation:
     """The person's observation when it is their turn in ``phase``; a refusal otherwise."""
     if pending_result(game) is not None:
         raise Refusal("result_pending", "the result of the hand is shown: continue first")
     m = game.match
     if m.to_act is None:
         raise Refusal("match_over", "the match is over: start a new one")
-    obs = own_observation(game)
-    if m.to_act != HUMAN:
+    obs = own_observation(game, seat)
+    if m.to_act != seat:
         raise Refusal("not_your_turn", f"it is seat {m.to_act}'s turn", seat=m.to_act)
     if obs.phase != phase:
         code = "must_return" if obs.phase == "return" else "not_returning"
@@ -479,9 +479,10 @@ def pending_result(game: Game) -> HandResult | None:
 # -- the whole state as the person may see it ----------------------------------------------------
 
 
-def state_out(game: Game) -> GameState:
+def state_out(game: Game, seat: int = HUMAN) -> GameState:
+    """The state ``seat`` may see: its own cards only, while a hand is played."""
     m = game.match
-    obs = own_observation(game)
+    obs = own_observation(game, seat)
     level = obs.level
     hand = list(obs.hand)
     history = [event_out(e) for e in obs.history]
@@ -489,7 +490,7 @@ def state_out(game: Game) -> GameState:
     _mark_finishes(history, obs.finish_order, True)
     _mark_finishes(trick, obs.finish_order, True)
     _live_tricks(game, history)
-    my_turn = m.to_act == HUMAN
+    my_turn = m.to_act == seat
     legal = obs.legal_actions if my_turn else []
     returnable = list(dict.fromkeys(a.notation for a in legal if isinstance(a, Card)))
     preset = get_preset(game.preset)
@@ -501,7 +502,7 @@ def state_out(game: Game) -> GameState:
             final = r.final_winner
     ended = None
     if (pending is not None or m.to_act is None) and m.records:
-        ended = ended_out(game, m.records[-1])
+        ended = ended_out(game, m.records[-1], seat)
     return GameState(
         id=game.id,
         preset=game.preset,  # type: ignore[arg-type]

@@ -1,0 +1,368 @@
+"""Friends' rooms through the API and the room's socket (TestClient): making a room, taking
+seats, refusals that change nothing, a whole hand with two people and two AIs, the turn timer,
+the grace period and 자동, spectators, forged tokens, the socket's limits. Every body and frame
+a client receives is checked against what its seat may see (``Seen``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from guandan.web.rooms.hub import RoomLimits, RoomTimes
+from guandan.web.rooms.room import CODE_ALPHABET, decode_room
+from guandan.web.server import create_app
+
+Json = dict[str, Any]
+FAST = RoomTimes(grace=0.3, pace=0.01, result_wait=0.2, idle_close=3600, lease=5,
+                 timer_scale=0.02)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Any:
+    app = create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=FAST,
+                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=40))
+    with TestClient(app) as c:
+        yield c
+
+
+def hub_room(client: TestClient, code: str) -> Any:
+    """The room as the server committed it (every seat's cards), read from its row."""
+    store = client.app.state.rooms.store  # type: ignore[attr-defined]
+    with store.db.transaction(write=False) as tx:
+        version, data = tx.q("SELECT version, data FROM rooms WHERE code = ?",
+                             (code,)).fetchone()
+    return decode_room(bytes(data), int(version))
+
+
+class Seen:
+    """Checks every body and frame one client receives: a seat's view holds its own cards
+    as the server has them, and no other seat's hidden card; a spectator's none. Cards of
+    other seats appear only as plays, gifts, returns it took part in, and at a hand's end."""
+
+    def __init__(self, client: TestClient, code: str, seat: int | None) -> None:
+        self.client, self.code, self.seat = client, code, seat
+        self.frames = 0
+
+    def check(self, view: Json | None) -> None:
+        if not view or view.get("type") != "room":
+            return
+        self.frames += 1
+        text = json.dumps(view)
+        assert "token" not in text.replace('"bad_token"', "")
+        assert view["you"] == self.seat
+        game = view.get("game")
+        if game is None:
+            return
+        room = hub_room(self.client, self.code)
+        assert game["id"] == self.code  # never the match's own id, nor a seed
+        assert "seed" not in text and "deal" not in json.dumps(game.get("tribute"))
+        m = room.game.match
+        if self.seat is None:
+            assert game["hand"] == [] and game["hand_groups"] == []
+            for e in game["history"] + (game["tribute"] or {}).get("returns", []):
+                if e["kind"] == "return":
+                    assert e["card"] is None
+        elif room.version == view["version"] and game["result"] is None:
+            assert Counter(game["hand"]) == Counter(c.notation for c in m.hands[self.seat])
+        else:  # an older view: at least the seat's cards of the hand, never more than held
+            assert len(game["hand"]) <= 27
+        for e in game["history"]:
+            if e["kind"] == "return" and e["card"] is not None:
+                assert self.seat in (e["seat"], e["to"])
+        if game.get("ended") is not None:
+            assert game["result"] is not None or game["to_act"] is None
+
+
+def new_room(client: TestClient, name: str = "민수", **settings: Any) -> Json:
+    r = client.post("/api/rooms", json={"name": name, **settings})
+    assert r.status_code == 201, r.text
+    body: Json = r.json()
+    return body
+
+
+def join(client: TestClient, code: str, seat: int, name: str) -> Json:
+    r = client.post(f"/api/rooms/{code}/join", json={"seat": seat, "name": name})
+    assert r.status_code == 200, r.text
+    body: Json = r.json()
+    return body
+
+
+def do(client: TestClient, code: str, token: str, seen: Seen | None = None,
+       **msg: Any) -> Any:
+    return send(client, code, token, msg, seen)
+
+
+def send(client: TestClient, code: str, token: str, msg: Json, seen: Seen | None = None) -> Any:
+    r = client.post(f"/api/rooms/{code}/do", json=msg, headers={"X-Room-Token": token})
+    if seen is not None and r.status_code == 200:
+        seen.check(r.json()["room"])
+    return r
+
+
+def refused(r: Any, status: int, code: str) -> None:
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code, r.text
+
+
+def wait_for(client: TestClient, code: str, token: str, test: Any, seen: Seen,
+             timeout: float = 20) -> Json:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        view = client.get(f"/api/rooms/{code}", headers={"X-Room-Token": token}).json()
+        seen.check(view)
+        if test(view):
+            return view  # type: ignore[no-any-return]
+        time.sleep(0.02)
+    raise AssertionError(f"waited in vain: {view}")
+
+
+def test_make_and_join(client: TestClient) -> None:
+    made = new_room(client, timer=30, spectators=False)
+    code = made["code"]
+    assert len(code) == 6 and set(code) <= set(CODE_ALPHABET)
+    assert len(made["token"]) >= 22  # >= 128 bits, url-safe base64
+    view = made["room"]
+    assert view["you"] == 1 and view["maker"] and view["settings"]["timer"] == 30
+    assert [s["ai"] for s in view["seats"]] == [False, True, True, True]
+    # The token is kept only as its hash.
+    assert made["token"] not in hub_room(client, code).encode().decode()
+    # Bad names, taken seats, unknown codes: refused, nothing changed.
+    before = hub_room(client, code).version
+    refused(client.post(f"/api/rooms/{code}/join", json={"seat": 2, "name": ""}), 422,
+            "bad_name")
+    refused(client.post(f"/api/rooms/{code}/join", json={"seat": 2, "name": "x" * 17}), 422,
+            "bad_name")
+    refused(client.post(f"/api/rooms/{code}/join", json={"seat": 1, "name": "영희"}), 409,
+            "seat_taken")
+    refused(client.post("/api/rooms/ZZZZZZ/join", json={"seat": 2, "name": "영희"}), 404,
+            "room_not_found")
+    refused(client.get("/api/rooms/0OI1"), 404, "room_not_found")
+    assert hub_room(client, code).version == before
+    b = join(client, code, 3, "<b>영희</b>")
+    assert b["room"]["seats"][2]["name"] == "<b>영희</b>"  # kept as text; the page shows text
+    assert b["token"] != made["token"]
+    join(client, code, 2, "철수")
+    join(client, code, 4, "지훈")
+    refused(client.post(f"/api/rooms/{code}/join", json={"seat": 4, "name": "x"}), 409,
+            "room_full")
+    # No spectators in this room: a look without a token shows the lobby, not the match.
+    assert client.get(f"/api/rooms/{code}").json()["game"] is None
+
+
+def test_refusals_and_forged_tokens(client: TestClient) -> None:
+    a = new_room(client)
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 3, "영희")["token"]
+    other = new_room(client, "남")
+    before = hub_room(client, code).version
+    refused(do(client, code, tb, type="start"), 403, "not_maker")
+    refused(do(client, code, ta, type="start"), 409, "not_ready")
+    refused(do(client, code, "x" * 32, type="ready"), 403, "bad_token")
+    refused(do(client, code, other["token"], type="ready"), 403, "bad_token")
+    refused(do(client, code, ta, type="play", cards=["H2"]), 409, "not_started")
+    refused(do(client, code, ta, type="dance"), 422, "bad_request")
+    refused(send(client, code, ta, {"type": "move", "from": 3, "to": 9}), 422, "bad_seat")
+    assert hub_room(client, code).version == before
+    # The maker moves the partner; freeing a seat makes its token worthless.
+    assert send(client, code, ta, {"type": "move", "from": 3, "to": 2}).status_code == 200
+    assert hub_room(client, code).seats[2].name == "영희"
+    assert do(client, code, ta, type="free", seat=2).status_code == 200
+    refused(do(client, code, tb, type="ready"), 403, "bad_token")
+    # Limits: rooms per client.
+    new_room(client, "셋")
+    refused(client.post("/api/rooms", json={"name": "넷"}), 429, "too_many_rooms")
+
+
+def play_turn(client: TestClient, code: str, token: str, seen: Seen) -> None:
+    """The seat's turn, played with the hint (the hint is for the asking seat only)."""
+    r = do(client, code, token, seen, type="hint")
+    if r.status_code != 200:  # the turn passed on meanwhile (the AI was quicker)
+        return
+    hint = r.json()["hint"]
+    if hint["kind"] == "pass":
+        r = do(client, code, token, seen, type="pass")
+    elif hint["kind"] == "return":
+        r = do(client, code, token, seen, type="return", card=hint["cards"][0])
+    else:
+        r = do(client, code, token, seen, type="play", cards=hint["cards"],
+               kind=hint["play"]["kind"], rank=hint["play"]["rank"])
+    assert r.status_code == 200, r.text
+
+
+def test_two_partners_play_a_hand_and_the_next_tribute(client: TestClient) -> None:
+    """Seats 1 and 3 are people (partners), 2 and 4 the AI: a whole hand, then the next
+    hand's tribute; every answer checked against what each seat may see."""
+    a = new_room(client)
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 3, "영희")["token"]
+    seen = {1: Seen(client, code, 1), 3: Seen(client, code, 3)}
+    spectator = Seen(client, code, None)
+    do(client, code, ta, seen[1], type="ready")
+    do(client, code, tb, seen[3], type="ready")
+    refused(do(client, code, tb, type="start"), 403, "not_maker")
+    r = do(client, code, ta, seen[1], type="start", seed=10)
+    assert r.status_code == 200, r.text
+    tokens = {1: ta, 3: tb}
+    deadline = time.time() + 60
+    hands_seen: set[int] = set()
+    while time.time() < deadline:
+        room = hub_room(client, code)
+        m = room.game.match
+        spectator.check(client.get(f"/api/rooms/{code}").json())
+        hands_seen.add(m.hand_number)
+        if m.hand_number == 2 and m.phase == "play":
+            break
+        s = m.to_act
+        if s in tokens and room.game.seen_results == len(m.results):
+            refused(do(client, code, tokens[3 if s == 1 else 1], type="pass"), 409,
+                    "not_your_turn")
+            play_turn(client, code, tokens[s], seen[s])
+        else:
+            time.sleep(0.01)
+    else:
+        raise AssertionError("the hands did not go on")
+    assert hands_seen == {1, 2}
+    records = client.get(f"/api/rooms/{code}/records",
+                         headers={"X-Room-Token": ta}).json()
+    assert records["hands"] == 1 and len(records["results"]) == 1
+    assert client.get(f"/api/rooms/{code}/replay/1").status_code == 200
+    refused(client.get(f"/api/rooms/{code}/replay/2"), 404, "no_such_hand")
+    assert seen[1].frames > 5 and seen[3].frames > 5 and spectator.frames > 5
+
+
+def hello(ws: Any, token: str | None = None) -> Json:
+    ws.send_text(json.dumps({"type": "hello"} | ({"token": token} if token else {})))
+    frame: Json = json.loads(ws.receive_text())
+    return frame
+
+
+def test_socket_pushes_and_secrecy(client: TestClient) -> None:
+    a = new_room(client)
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 2, "철수")["token"]
+    seen1, seen2, watch = Seen(client, code, 1), Seen(client, code, 2), Seen(client, code, None)
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as w1, \
+            client.websocket_connect(f"/api/rooms/{code}/socket") as w2, \
+            client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        f1, f2, fs = hello(w1, ta), hello(w2, tb), hello(ws)
+        for s, f in ((seen1, f1), (seen2, f2), (watch, fs)):
+            s.check(f)
+        assert f1["you"] == 1 and f2["you"] == 2 and fs["you"] is None
+        w1.send_text(json.dumps({"type": "ready", "id": 1}))
+        w2.send_text(json.dumps({"type": "ready", "id": 7}))
+        w1.send_text(json.dumps({"type": "start", "seed": 3, "id": 2}))
+        frames: dict[str, list[Json]] = {"1": [], "2": [], "s": []}
+        answers: dict[str, list[Json]] = {"1": [], "2": [], "s": []}
+
+        def drain(ws_: Any, key: str, seen: Seen, until: Any) -> None:
+            while True:
+                f = json.loads(ws_.receive_text())
+                if f["type"] == "answer":
+                    answers[key].append(f)
+                else:
+                    frames[key].append(f)
+                    seen.check(f)
+                if until(f):
+                    return
+
+        def started(f: Json) -> bool:
+            return f.get("type") == "room" and f["phase"] == "playing"
+
+        drain(w1, "1", seen1, started)
+        drain(w2, "2", seen2, started)
+        drain(ws, "s", watch, started)
+        assert {a_["id"] for a_ in answers["1"]} >= {1}
+        # A spectator acts for no seat.
+        ws.send_text(json.dumps({"type": "pass", "id": 5}))
+        drain(ws, "s", watch, lambda f: f.get("type") == "answer")
+        assert answers["s"][-1]["error"]["code"] == "spectator"
+        # Seats' hands differ and each is its own.
+        room = hub_room(client, code)
+        assert room.game is not None
+        # An action out of turn over the socket: refused with a reason, nothing changed.
+        wrong = 2 if room.game.match.to_act != 2 else 1
+        (w2 if wrong == 2 else w1).send_text(json.dumps({"type": "pass", "id": 9}))
+        key = str(wrong)
+        drain(w2 if wrong == 2 else w1, key, seen2 if wrong == 2 else seen1,
+              lambda f: f.get("type") == "answer" and f.get("id") == 9)
+        bad = answers[key][-1]
+        assert bad["ok"] is False and bad["error"]["code"] in ("not_your_turn", "not_returning",
+                                                              "must_return")
+        # A quick phrase reaches everyone.
+        w1.send_text(json.dumps({"type": "phrase", "phrase": "nice"}))
+        drain(ws, "s", watch, lambda f: f.get("type") == "phrase")
+        assert frames["s"][-1] == {"type": "phrase", "seat": 1, "phrase": "nice"}
+
+
+def test_socket_refusals(client: TestClient) -> None:
+    a = new_room(client, spectators=False)
+    code, ta = a["code"], a["token"]
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "forged" * 6}))
+        assert json.loads(ws.receive_text())["error"]["code"] == "bad_token"
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_text()
+        assert e.value.code == 4003
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert json.loads(ws.receive_text())["error"]["code"] == "no_spectators"
+    # Another site's page may not open a room's socket.
+    with pytest.raises(WebSocketDisconnect) as e, client.websocket_connect(
+            f"/api/rooms/{code}/socket", headers={"Origin": "http://evil.example"}) as ws:
+        ws.receive_text()
+    assert e.value.code == 1008
+    # Too many messages: closed with 1008; too big: 1009.
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        hello(ws, ta)
+        with pytest.raises(WebSocketDisconnect) as e:
+            for _ in range(80):
+                ws.send_text(json.dumps({"type": "readings", "cards": []}))
+            while True:
+                ws.receive_text()
+        assert e.value.code == 1008
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        hello(ws, ta)
+        ws.send_text(json.dumps({"type": "phrase", "phrase": "x" * 5000}))
+        with pytest.raises(WebSocketDisconnect) as e:
+            while True:
+                ws.receive_text()
+        assert e.value.code == 1009
+
+
+def test_timer_grace_auto_and_take_back(client: TestClient) -> None:
+    """A turn timer that runs out three times puts the seat on 자동 (the AI plays it); a
+    person whose socket closes is 자동 after the grace period; one press takes it back."""
+    a = new_room(client, timer=15)  # 15 timer seconds = 0.3 s here
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 3, "영희")["token"]
+    seen = Seen(client, code, 1)
+    do(client, code, ta, seen, type="ready")
+    do(client, code, tb, seen=None, type="ready")
+    do(client, code, ta, seen, type="start", seed=5)
+    view = wait_for(client, code, ta, lambda v: v["seats"][0]["auto"], seen)
+    assert hub_room(client, code).seats[1].timeouts >= 3
+    assert view["seats"][0]["auto"]
+    r = do(client, code, ta, seen, type="takeback")
+    assert r.status_code == 200 and not r.json()["room"]["seats"][0]["auto"]
+    # Seat 3 connects, then its socket closes: held for the grace period, then 자동.
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        assert hello(ws, tb)["seats"][2]["connected"]
+    v = wait_for(client, code, ta, lambda v: not v["seats"][2]["connected"], seen)
+    assert v["seats"][2]["gone_since"] is not None
+    wait_for(client, code, ta, lambda v: v["seats"][2]["auto"], seen)
+    # The seat comes back with its token: its cards are as they stand.
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        back = hello(ws, tb)
+        Seen(client, code, 3).check(back)
+        assert back["you"] == 3 and back["seats"][2]["auto"]
+    # Leaving frees the seat: the AI plays it, the token is worthless.
+    assert do(client, code, tb, type="leave").status_code == 200
+    refused(do(client, code, tb, type="takeback"), 403, "bad_token")
+    assert hub_room(client, code).seats[3].name is None
