@@ -6,13 +6,13 @@
 import { cardRow } from "./cards.js";
 import { $ } from "./dom.js";
 import { t, playDesc, seatName } from "./i18n.js";
-import { S, api, gameId } from "./state.js";
+import { S, api, gamePath } from "./state.js";
 import { logList } from "./table.js";
 
 const R = { data: null, at: 0 };
 
 export async function openReplay(hand) {
-  R.data = await api("GET", `/api/games/${gameId()}/replay/${hand}`);
+  R.data = S.fromServer(await api("GET", `${gamePath()}/replay/${hand}`));
   R.at = 0;
 }
 
