@@ -33,6 +33,7 @@ from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
 from guandan.web.rooms.hub import RoomHub, RoomLimits, RoomTimes
 from guandan.web.rooms.store import RoomStore
 from guandan.web.routers import games, pages, records, rooms
+from guandan.web.routers import outside as outside_routes
 from guandan.web.routers.games import new_match
 from guandan.web.store import Limits, open_store
 
@@ -103,7 +104,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     app.include_router(games.router)
     app.include_router(records.router)
     app.include_router(rooms.router)
-    app.include_router(outside.router)
+    app.include_router(outside_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

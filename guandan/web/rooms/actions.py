@@ -2,7 +2,7 @@
 
 Each function checks first and changes after: a refused request raises ``Refusal`` (a code the
 page's catalogs translate) with the room untouched. The match's rules are the engine's
-(``Match.apply`` through ``views``); nothing here decides a play.
+(``Match.apply`` through ``checks``); nothing here decides a play.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import secrets
 import time
 from typing import Any
 
-from guandan.cards import Card
-from guandan.match import PASS, Match
-from guandan.readings import Reading
-from guandan.web import views
+from guandan.match import PASS, Action, Match
+from guandan.web import checks, results
+from guandan.web.errors import Refusal
 from guandan.web.rooms.room import (
     TIMERS,
     Room,
@@ -26,7 +25,6 @@ from guandan.web.rooms.room import (
     token_hash,
 )
 from guandan.web.store import Game, new_id
-from guandan.web.views import Refusal
 
 #: Turns in a row a seat may let its timer run out before it is put on 자동.
 TIMEOUTS_TO_AUTO = 3
@@ -167,35 +165,35 @@ def check_playing(room: Room) -> Game:
 
 def play(room: Room, seat: int, cards: list[str], kind: str | None, rank: str | None) -> None:
     game = check_playing(room)
-    obs = views.check_turn(game, "play", seat)
-    reading = views.choose_play(obs, views.parse_input_cards(cards), kind, rank)
+    obs = checks.check_turn(game, seat, "play")
+    reading = checks.choose_play(obs, checks.parse_input_cards(cards), kind, rank)
     _act(room, seat, reading)
 
 
 def pass_turn(room: Room, seat: int) -> None:
     game = check_playing(room)
-    obs = views.check_turn(game, "play", seat)
-    views.check_pass(obs)
+    obs = checks.check_turn(game, seat, "play")
+    checks.check_pass(obs)
     _act(room, seat, PASS)
 
 
 def return_card(room: Room, seat: int, card: str) -> None:
     game = check_playing(room)
-    obs = views.check_turn(game, "return", seat)
-    _act(room, seat, views.check_return(obs, card))
+    obs = checks.check_turn(game, seat, "return")
+    _act(room, seat, checks.check_return(obs, card))
 
 
-def _act(room: Room, seat: int, action: Reading | Card | object) -> None:
+def _act(room: Room, seat: int, action: Action) -> None:
     assert room.game is not None
-    views.apply(room.game.match, action)
+    checks.apply_action(room.game.match, action)
     st = room.seats[seat]
     st.timeouts = 0
 
 
-def ai_act(room: Room, seat: int, action: object, timed_out: bool) -> None:
+def ai_act(room: Room, seat: int, action: Action, timed_out: bool) -> None:
     """The AI's action for ``seat`` (an empty or 자동 seat, or one whose timer ran out)."""
     assert room.game is not None
-    views.apply(room.game.match, action)
+    checks.apply_action(room.game.match, action)
     st = room.seats[seat]
     if timed_out and st.taken:
         st.timeouts += 1
@@ -206,7 +204,7 @@ def ai_act(room: Room, seat: int, action: object, timed_out: bool) -> None:
 def go_on(room: Room) -> None:
     """Past the shown result of a hand, to the next one."""
     game = check_playing(room)
-    if views.pending_result(game) is None:
+    if results.pending_result(game) is None:
         raise Refusal("no_result", "the hand is not over")
     game.seen_results = len(game.match.results)
 
@@ -226,7 +224,7 @@ def settle(room: Room, now: float | None = None) -> None:
     if key != room.turn_key:
         room.turn_key = key
         room.turn_since = now
-        if room.game is not None and views.pending_result(room.game) is not None:
+        if room.game is not None and results.pending_result(room.game) is not None:
             room.result_since = now
     if room.game is not None and room.game.match.to_act is None and room.phase == "playing":
         room.phase = "over"

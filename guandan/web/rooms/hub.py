@@ -4,7 +4,7 @@ this process owns (the AI's turns, the turn timer, the grace period, closing emp
 - A change (``change``) runs under this process's lock of the room, on the room as committed,
   and is committed over the version it read (compare-and-set), before anyone is told.
 - Every socket of a room gets, after each change, the room as its seat may see it
-  (``shown.room_view``); other processes learn of the change from the database: PostgreSQL's
+  (``seat_view.room_view``); other processes learn of the change from the database: PostgreSQL's
   ``NOTIFY`` (``bus="postgres"``) or, on SQLite with several processes, a look at the rooms'
   versions every ``poll`` seconds (``bus="poll"``).
 - A room is driven by one process at a time: the owner of its row's lease (``RoomStore.claim``),
@@ -31,15 +31,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guandan.cards import Card
 from guandan.match import PASS
-from guandan.web import views
+from guandan.web import checks, results, shown
 from guandan.web.ai import AIPool
+from guandan.web.errors import Refusal
 from guandan.web.models import HintOut
 from guandan.web.rooms import actions
 from guandan.web.rooms.room import Room, valid_code
-from guandan.web.rooms.shown import room_view
+from guandan.web.rooms.seat_view import room_view
 from guandan.web.rooms.store import RoomNotFound, RoomStore
 from guandan.web.store import Changed, SaveFailed, difficulty_player
-from guandan.web.views import Refusal
 
 log = logging.getLogger("guandan.web")
 T = TypeVar("T")
@@ -468,20 +468,20 @@ class RoomHub:
         """The AI's choice for ``seat`` on its turn, answered to it alone."""
         room = await self.read(code)
         game = actions.check_playing(room)
-        if game.match.to_act != seat or views.pending_result(game) is not None:
+        if game.match.to_act != seat or results.pending_result(game) is not None:
             raise Refusal("not_your_turn", "a hint is given on your turn",
                           seat=game.match.to_act)
         obs = game.match.observation(seat)
         d = await self.ai.decide(self.store.db.hint_ai, seat, obs)
         why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
-        coded = views.why_out(d.reason.code, d.reason.params)
+        coded = shown.why_out(d.reason.code, d.reason.params)
         if d.action is PASS:
             return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
                            played_by=d.played_by)
         if isinstance(d.action, Card):
             return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
                            why=coded, played_by=d.played_by)
-        p = views.play_out(d.action)  # type: ignore[arg-type]
+        p = shown.play_out(d.action)  # type: ignore[arg-type]
         return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded,
                        played_by=d.played_by)
 
@@ -491,11 +491,11 @@ class RoomHub:
         room = await self.read(code)
         game = actions.check_playing(room)
         obs = game.match.observation(seat)
-        parsed = views.parse_input_cards(cards)
-        views.check_held(obs, parsed)
-        all_, legal = views.readings_of(obs, parsed)
-        return {"readings": [views.play_out(r).model_dump() for r in all_],
-                "legal": [views.play_out(r).model_dump() for r in legal]}
+        parsed = checks.parse_input_cards(cards)
+        checks.check_held(obs, parsed)
+        all_, legal = checks.readings_of(obs, parsed)
+        return {"readings": [shown.play_out(r).model_dump() for r in all_],
+                "legal": [shown.play_out(r).model_dump() for r in legal]}
 
     async def phrase(self, code: str, seat: int, phrase: Any) -> None:
         room = await self.read(code)
@@ -533,7 +533,7 @@ class RoomHub:
                 events.append((st.gone_since + t.grace, "auto", s))
         game = room.game
         if room.phase == "playing" and game is not None:
-            if views.pending_result(game) is not None:
+            if results.pending_result(game) is not None:
                 events.append((room.result_since + t.result_wait, "next", 0))
             else:
                 to_act = game.match.to_act

@@ -16,15 +16,14 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from guandan.web import views
-from guandan.web.errors import error, retry_after
+from guandan.web import results, shown
+from guandan.web.errors import Refusal, error, retry_after
 from guandan.web.models import RecordsOut, ReplayOut
 from guandan.web.rooms import actions
 from guandan.web.rooms.hub import RoomHub
 from guandan.web.rooms.room import CorruptRoom, Room, Settings, valid_code
 from guandan.web.rooms.store import RoomNotFound, TooManyRooms
 from guandan.web.routers.pages import STATIC
-from guandan.web.views import Refusal
 
 router = APIRouter()
 
@@ -171,7 +170,7 @@ async def records(code: str, hub: HubDep, token: TokenDep = None) -> RecordsOut:
     game = room.game
     assert game is not None
     return RecordsOut(preset=game.preset, match_number=game.match_number,
-                      results=views.hand_results(game), hands=len(game.match.records))
+                      results=results.hand_results(game), hands=len(game.match.records))
 
 
 @router.get("/api/rooms/{code}/replay/{hand}")
@@ -179,7 +178,7 @@ async def replay(code: str, hand: int, hub: HubDep, token: TokenDep = None) -> R
     """A finished hand (every seat's cards open, as at its end for everyone)."""
     room = await _viewer(hub, _code(code), token)
     assert room.game is not None
-    return views.replay_out(room.game, hand)
+    return shown.hand_replay(room.game, hand)
 
 
 def origin_ok(ws: WebSocket) -> bool:

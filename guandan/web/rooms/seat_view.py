@@ -1,7 +1,7 @@
 """What each seat and each spectator of a room may see: the one place every push and every
 answer of a room is built.
 
-A seat gets the page's state of the match from its own seat (``views.state_out(game, seat)``:
+A seat gets the page's state of the match from its own seat (``shown.game_state(game, seat)``:
 its own cards, the plays, the gifts, the returns it took part in; every seat's remaining cards
 once a hand is over). A spectator gets the same without any hidden card: no hand, no returned
 card, the hand's end as everyone sees it. Nobody gets the deal, the seed, the game's id, or a
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from guandan.web import views
+from guandan.web import results, shown
 from guandan.web.models import Event, GameState
 from guandan.web.rooms.room import Room
 
@@ -30,7 +30,7 @@ def game_view(room: Room, seat: int | None) -> GameState | None:
     game = room.game
     if game is None:
         return None
-    state = views.state_out(game, seat or 1)
+    state = shown.game_state(game, seat or 1)
     state.id = room.code  # the match has an id of its own, which nobody needs
     state.version = room.version
     state.outside = []
@@ -69,7 +69,7 @@ def room_view(room: Room, seat: int | None, grace: float,
     if room.phase == "playing" and room.settings.timer and room.game is not None:
         to_act = room.game.match.to_act
         if to_act is not None and not room.ai_plays(to_act) \
-                and views.pending_result(room.game) is None:
+                and results.pending_result(room.game) is None:
             deadline = room.turn_since + room.settings.timer * timer_scale
     return {
         "type": "room",
