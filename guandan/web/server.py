@@ -164,7 +164,7 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
                     idle_ttl=args.keep_idle_days * 86400.0)
     room_times = RoomTimes(grace=args.room_grace, pace=args.room_pace,
                            result_wait=args.room_result_wait, idle_close=args.room_idle_close,
-                           lease=args.room_lease)
+                           lease=args.room_lease, timer_scale=args.room_timer_scale)
     room_limits = RoomLimits(rooms_per_client=args.rooms_per_client,
                              joins_per_minute=args.room_joins_per_minute)
     try:
@@ -261,6 +261,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--room-lease", type=float, default=t.lease,
                         help="seconds a server process drives a room without renewing; "
                              f"another takes it over after (default {t.lease:g})")
+    parser.add_argument("--room-timer-scale", type=float, default=t.timer_scale,
+                        help="seconds in one second of a room's turn timer (tests: a fraction; "
+                             f"default {t.timer_scale:g})")
     parser.add_argument("--rooms-per-client", type=int, default=r.rooms_per_client,
                         help="open rooms one client address may make "
                              f"(default {r.rooms_per_client})")

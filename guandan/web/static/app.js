@@ -111,10 +111,10 @@ async function main() {
   $("#lang").value = I18N.lang;
   translateStatic();
   const hash = location.hash.slice(1);
+  window.__guandan = S; // for the tests and the curious
   const code = roomCodeOfPath();
   if (code) await openRoom(code);
   else go(["rules", "intro", "records"].includes(hash) ? hash : "start");
-  window.__guandan = S; // for the tests and the curious
 }
 
 main();

@@ -175,6 +175,11 @@ async function send(msg) {
   } catch (e) {
     showMessage(() => errorText(e), "error");
     renderRoom();
+    const note = $("#room-note"); // in the lobby, the refusal shows under the seats
+    if (note) {
+      note.textContent = errorText(e);
+      note.className = "error";
+    }
     return null;
   }
 }
@@ -277,7 +282,12 @@ function renderLobby(v) {
   const typed = $("#room-name")?.value; // a name being typed survives a push
   const focused = document.activeElement?.id === "room-name";
   root.innerHTML = "";
-  if (!v) return;
+  if (!v) {
+    const note = el("p", "", "");
+    note.id = "room-note";
+    root.append(note);
+    return;
+  }
   const head = el("div", "room-head");
   head.append(el("div", "muted", t("room.code")));
   const code = el("div", "room-code", v.code);
