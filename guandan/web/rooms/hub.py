@@ -134,6 +134,11 @@ class RoomHub:
         self._stop = threading.Event()
         self.pushed = 0  # pushes sent (health)
 
+    def stats(self) -> dict[str, object]:
+        return {"owner": self.owner, "sockets": sum(len(v) for v in self.links.values()),
+                "rooms_with_sockets": len(self.links), "drivers": len(self._drivers),
+                "pushed": self.pushed, "bus": self.bus}
+
     # -- the room, read and changed ---------------------------------------------------------
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
