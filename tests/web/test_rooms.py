@@ -366,3 +366,53 @@ def test_timer_grace_auto_and_take_back(client: TestClient) -> None:
     assert do(client, code, tb, type="leave").status_code == 200
     refused(do(client, code, tb, type="takeback"), 403, "bad_token")
     assert hub_room(client, code).seats[3].name is None
+
+
+def test_one_more_match_after_the_final_victory() -> None:
+    """한 판 더: refused while the match goes on; after its final victory, a new match in the
+    same room, the seats as they were."""
+    from guandan.match import Match
+    from guandan.players import make_player
+    from guandan.web.errors import Refusal
+    from guandan.web.rooms import actions
+    from guandan.web.rooms.room import Settings
+    from guandan.web.store import Game
+
+    room, token = actions.new_room(Settings(), "민수")
+    room.seats[1].ready = True
+    actions.start(room, 1, seed=1)
+    with pytest.raises(Refusal) as e:
+        actions.again(room, 1)
+    assert e.value.code == "match_not_over"
+    # A match prepared at A against A: its first hand decides it.
+    room.game = Game(id="x" * 32, preset="site", match=Match(
+        "site", seed=1, team_levels={"13": "A", "24": "A"}, level_team="13"))
+    players = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    m = room.game.match
+    while m.to_act is not None:
+        seat = m.to_act
+        actions.ai_act(room, seat, players[seat].act(m.observation(seat)), timed_out=False)
+        actions.settle(room)
+    assert room.phase == "over"
+    actions.again(room, 1, seed=2)
+    assert room.game.match_number == 2 and str(room.phase) == "playing"
+    assert room.seats[1].name == "민수" and room.seat_of(token) == 1
+
+
+def test_an_empty_room_closes_and_keeps_its_records(tmp_path: Path) -> None:
+    times = RoomTimes(grace=0.1, pace=0.01, result_wait=0.1, idle_close=0.3, lease=5)
+    with TestClient(create_app(tmp_path / "data", ai="greedy", room_times=times)) as c:
+        a = new_room(c)
+        code = a["code"]
+        with c.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+            hello(ws, a["token"])
+        deadline = time.time() + 10
+        while c.get(f"/api/rooms/{code}").status_code == 200:
+            assert time.time() < deadline, "the empty room stayed open"
+            time.sleep(0.05)
+        refused(c.get(f"/api/rooms/{code}"), 404, "room_not_found")
+        store = c.app.state.rooms.store  # type: ignore[attr-defined]
+        with store.db.transaction(write=False) as tx:
+            closed, data = tx.q("SELECT closed, data FROM rooms WHERE code = ?",
+                                (code,)).fetchone()
+        assert closed == 1 and decode_room(bytes(data), 0).code == code  # the row is kept
