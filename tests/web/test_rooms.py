@@ -416,3 +416,88 @@ def test_an_empty_room_closes_and_keeps_its_records(tmp_path: Path) -> None:
             closed, data = tx.q("SELECT closed, data FROM rooms WHERE code = ?",
                                 (code,)).fetchone()
         assert closed == 1 and decode_room(bytes(data), 0).code == code  # the row is kept
+
+
+def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path) -> None:
+    """``guandan serve --processes 2`` on one SQLite file: the requests and sockets of a room
+    land on both processes; every socket is pushed every change (each process looks at its
+    rooms' versions), and the room's AI seat plays from whichever process drives it."""
+    import threading
+
+    import httpx
+    from websockets.sync.client import connect
+
+    server = make_server(tmp_path / "data", args=("--processes", "2", "--room-pace", "0.02",
+                                                  "--room-result-wait", "0.3"))
+    server.start()
+    try:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        made = http.post("/api/rooms", json={"name": "p1"}).json()
+        code, tokens = made["code"], {1: made["token"]}
+        for s in (2, 3):
+            tokens[s] = http.post(f"/api/rooms/{code}/join",
+                                  json={"seat": s, "name": f"p{s}"}).json()["token"]
+        for s in (1, 2, 3):
+            assert http.post(f"/api/rooms/{code}/do", json={"type": "ready"},
+                             headers={"X-Room-Token": tokens[s]}).status_code == 200
+        seen: dict[int, int] = {}
+        pids: set[int] = set()
+        stop = threading.Event()
+
+        def watch(seat: int) -> None:
+            with connect(f"{server.url.replace('http', 'ws')}/api/rooms/{code}/socket") as ws:
+                ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+                while not stop.is_set():
+                    try:
+                        f = json.loads(ws.recv(timeout=0.5))
+                    except TimeoutError:
+                        continue
+                    if f.get("type") == "room":
+                        seen[seat] = max(seen.get(seat, 0), f["version"])
+
+        threads = [threading.Thread(target=watch, args=(s,)) for s in (1, 2, 3)
+                   for _ in range(2)]
+        for t in threads:
+            t.start()
+        for _ in range(60):  # a new connection each: either process may take it
+            pids.add(httpx.get(server.url + "/api/health", timeout=30).json()["rooms"]["owner"])
+            if len(pids) == 2:
+                break
+        assert len(pids) == 2  # both processes answer
+        r = http.post(f"/api/rooms/{code}/do", json={"type": "start", "seed": 3},
+                      headers={"X-Room-Token": tokens[1]})
+        assert r.status_code == 200, r.text
+        deadline = time.time() + 90
+        while time.time() < deadline:
+            view = None
+            for s in (1, 2, 3):
+                view = http.get(f"/api/rooms/{code}", headers={"X-Room-Token": tokens[s]}).json()
+                g = view["game"]
+                if g["my_turn"]:
+                    hint = http.post(f"/api/rooms/{code}/do", json={"type": "hint"},
+                                     headers={"X-Room-Token": tokens[s]})
+                    if hint.status_code != 200:
+                        continue
+                    h = hint.json()["hint"]
+                    msg: Json = {"type": h["kind"], "version": view["version"]}
+                    if h["kind"] == "play":
+                        msg |= {"cards": h["cards"], "kind": h["play"]["kind"],
+                                "rank": h["play"]["rank"]}
+                    elif h["kind"] == "return":
+                        msg["card"] = h["cards"][0]
+                    http.post(f"/api/rooms/{code}/do", json=msg,
+                              headers={"X-Room-Token": tokens[s]})
+            assert view is not None
+            if view["game"]["hand_number"] >= 2:
+                break
+            time.sleep(0.01)
+        else:
+            raise AssertionError("the hand did not end")
+        final = http.get(f"/api/rooms/{code}", headers={"X-Room-Token": tokens[1]}).json()
+        time.sleep(1.0)  # every socket, on either process, has the room as it stands
+        stop.set()
+        for t in threads:
+            t.join()
+        assert all(seen[s] >= final["version"] for s in (1, 2, 3)), (seen, final["version"])
+    finally:
+        server.stop()

@@ -72,10 +72,11 @@ class RoomLimits:
 class Link:
     """One socket of a room: for a seat (its token checked), or a spectator."""
 
-    def __init__(self, ws: WebSocket, code: str, seat: int | None) -> None:
+    def __init__(self, ws: WebSocket, code: str, seat: int | None, token: str = "") -> None:
         self.ws = ws
         self.code = code
         self.seat = seat
+        self.token = token  # the hash of its seat's token: the seat follows its person
         self.sent = -1  # the room's version last sent
         self.lock = asyncio.Lock()
         self.times: deque[float] = deque()
@@ -189,17 +190,17 @@ class RoomHub:
             room.version = old + 1
             if not await self._db(self.store.save, room, old):
                 raise Changed("the room changed meanwhile")
-        self.changed(code)
+        self.changed(code, room)
         if self.bus == "postgres":
             await self._db(self._notify, code)
         return out
 
-    def changed(self, code: str) -> None:
-        """The room changed (here or in another process): its sockets are told, its driver
-        woken."""
+    def changed(self, code: str, room: Room | None = None) -> None:
+        """The room changed (here or in another process): its sockets are told (``room``: as
+        just committed here, else read), its driver woken."""
         self._ensure_loop()
         if code in self.links:
-            asyncio.get_running_loop().create_task(self.push(code))
+            asyncio.get_running_loop().create_task(self.push(code, room))
         ev = self._wake.get(code)
         if ev is not None:
             ev.set()
@@ -215,35 +216,61 @@ class RoomHub:
         key = (room.code, room.version, seat or 0)
         text = self._views.get(key)
         if text is None:
-            text = json.dumps(self.view(room, seat), ensure_ascii=False,
-                              separators=(",", ":"))
+            view = room_view(room, seat, self.times.grace, self.times.timer_scale,
+                             as_json=True)
+            game = view.pop("game")
+            # The match's part is written by pydantic (fast), the room's around it.
+            text = json.dumps(view | {"game": None}, ensure_ascii=False, separators=(",", ":"))
+            if game is not None:
+                text = text[:-len('"game":null}')] + '"game":' + game + "}"
             if len(self._views) > 4000:
                 self._views.clear()
             self._views[key] = text
         return text
 
-    async def push(self, code: str) -> None:
+    async def push(self, code: str, room: Room | None = None) -> None:
         try:
-            room = await self.read(code)
+            if room is None:
+                room = await self.read(code)
         except RoomNotFound:
             for link in list(self.links.get(code, ())):
                 await self._close(link, 1000, "room closed")
             return
-        for link in list(self.links.get(code, ())):
-            await self.send_room(link, room)
+        # Every socket's text made now, before any wait: the room object may be changed by
+        # the next change while the frames are on their way.
+        frames = [(link, self._frame_for(link, room)) for link in list(self.links.get(code, ()))]
+        for link, text in frames:
+            await self._deliver(link, room.version, text)
 
     async def send_room(self, link: Link, room: Room) -> None:
+        await self._deliver(link, room.version, self._frame_for(link, room))
+
+    def _frame_for(self, link: Link, room: Room) -> str | None:
+        """The room as this socket's person may see it (None: nothing new; "" : their seat is
+        gone)."""
         if link.sent >= room.version:
-            return
-        if link.seat is not None and room.seats[link.seat].token == "":
-            await self._close(link, 4001, "seat freed")  # the seat is no longer theirs
-            return
+            return None
+        if link.seat is not None:
+            # The person may have been moved to another seat, or freed: the socket follows
+            # the token, never the seat number (another person may sit there now).
+            seat = next((s for s, st in room.seats.items()
+                         if st.taken and st.token == link.token), None)
+            if seat is None:
+                return ""
+            link.seat = seat
         text = self.view_text(room, link.seat)
-        text = text[:-1] + f',"now":{time.time():.3f}}}'
+        return text[:-1] + f',"now":{time.time():.3f}}}'
+
+    async def _deliver(self, link: Link, version: int, text: str | None) -> None:
+        if text is None:
+            return
+        if text == "":
+            await self._close(link, 4001, "seat freed")
+            return
         async with link.lock:
-            if link.sent >= room.version:
+            if link.sent >= version:
                 return
-            link.sent = room.version
+            link.sent = version
             with contextlib.suppress(Exception):
                 await link.ws.send_text(text)
                 self.pushed += 1
@@ -293,7 +320,7 @@ class RoomHub:
                 "code": "no_spectators", "message": "this room has no spectators"}}))
             await ws.close(code=4003, reason="no spectators")
             return
-        link = Link(ws, code, seat)
+        link = Link(ws, code, seat, room.seats[seat].token if seat is not None else "")
         self.links[code].add(link)
         try:
             if seat is not None:
@@ -316,6 +343,7 @@ class RoomHub:
             self.links[code].discard(link)
             if not self.links[code]:
                 del self.links[code]
+            seat = link.seat
             if seat is not None and not any(x.seat == seat for x in self.links.get(code, ())):
                 # A task of its own: the socket's handler may be being cancelled.
                 task = asyncio.get_running_loop().create_task(
@@ -348,7 +376,7 @@ class RoomHub:
             mid = msg.get("id")
             if link.seat is None:
                 raise Refusal("spectator", "a spectator acts for no seat", status=403)
-            out = await self.dispatch(link.code, link.seat, msg)
+            out = await self.dispatch(link.code, link.token, msg)
             await self._send(link, {"type": "answer", "id": mid, "ok": True} | out)
         except Refusal as r:
             await self._send(link, {"type": "answer", "id": mid, "ok": False, "error": {
@@ -382,16 +410,21 @@ class RoomHub:
 
     # -- what a seat asks for ---------------------------------------------------------------------
 
-    async def dispatch(self, code: str, seat: int, msg: dict[str, Any]) -> dict[str, Any]:
-        """One request of ``seat`` (its token already checked against the room): the change,
-        committed, or what it asked for (a hint: to this seat only)."""
+    async def dispatch(self, code: str, who: str, msg: dict[str, Any]) -> dict[str, Any]:
+        """One request of the person whose token hashes to ``who``: the change, committed, or
+        what they asked for (a hint: to their seat only). Their seat is looked up by the token,
+        and checked again in the change: a seat number alone acts for nobody."""
+        room = await self.read(code)
+        seat = next((s for s, st in room.seats.items() if st.taken and st.token == who), None)
+        if seat is None:
+            raise Refusal("bad_token", "this token holds no seat of this room", status=403)
         kind = msg.get("type")
         expect = msg.get("version")
         if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
             raise Refusal("bad_request", "version: a number", status=422)
 
         def mine(room: Room) -> None:  # the token's seat must still be this person's
-            if not room.seats[seat].taken:
+            if room.seats[seat].token != who or not room.seats[seat].taken:
                 raise Refusal("bad_token", "this seat is no longer yours", status=403)
 
         def run(fn: Callable[[Room], None]) -> Callable[[Room], None]:

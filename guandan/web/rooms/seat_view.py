@@ -62,8 +62,9 @@ def seats_view(room: Room, you: int | None) -> list[dict[str, Any]]:
 
 
 def room_view(room: Room, seat: int | None, grace: float,
-              timer_scale: float = 1.0) -> dict[str, Any]:
-    """The whole room as ``seat`` (None: a spectator) sees it: the lobby and the match."""
+              timer_scale: float = 1.0, as_json: bool = False) -> dict[str, Any]:
+    """The whole room as ``seat`` (None: a spectator) sees it: the lobby and the match.
+    The room's ``version`` may be compared: a change made after this view has a higher one."""
     game = game_view(room, seat)
     deadline = None
     if room.phase == "playing" and room.settings.timer and room.game is not None:
@@ -82,5 +83,7 @@ def room_view(room: Room, seat: int | None, grace: float,
         "maker": seat is not None and room.is_maker(seat),
         "grace": grace,
         "turn_deadline": deadline,
-        "game": None if game is None else game.model_dump(),
+        # The match as a dict, or (``as_json``) already as JSON text.
+        "game": None if game is None else game.model_dump_json() if as_json
+        else game.model_dump(),
     }

@@ -21,7 +21,7 @@ from guandan.web.errors import Refusal, error, retry_after
 from guandan.web.models import RecordsOut, ReplayOut
 from guandan.web.rooms import actions
 from guandan.web.rooms.hub import RoomHub
-from guandan.web.rooms.room import CorruptRoom, Room, Settings, valid_code
+from guandan.web.rooms.room import CorruptRoom, Room, Settings, token_hash, valid_code
 from guandan.web.rooms.store import RoomNotFound, TooManyRooms
 from guandan.web.routers.pages import STATIC
 
@@ -148,7 +148,7 @@ async def do(code: str, request: Request, hub: HubDep, token: TokenDep = None) -
     if not isinstance(msg, dict):
         raise Refusal("bad_request", "a JSON object", status=422)
     _, seat = await _seat(hub, code, token)
-    out = await hub.dispatch(code, seat, msg)
+    out = await hub.dispatch(code, token_hash(token or ""), msg)
     if msg.get("type") == "leave":
         return out | {"room": None}
     room = await hub.read(code)
