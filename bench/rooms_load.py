@@ -123,6 +123,8 @@ async def person(url: str, code: str, token: str, seat: int, stats: Stats, think
                 assert view is not None
                 version = view["version"]
                 g = view["game"]
+                if not g["my_turn"]:
+                    continue  # the room moved on while the person thought
                 # A person's choice without asking the server: the lowest single when
                 # leading, a pass when following, the first card that may be returned.
                 if g["phase"] == "return":
@@ -144,7 +146,9 @@ async def person(url: str, code: str, token: str, seat: int, stats: Stats, think
                 elif out["error"]["code"] == "changed":
                     stats.changed += 1
                 else:
-                    stats.errors.append(f"{code} seat {seat}: {out['error']['code']}")
+                    stats.errors.append(f"{code} seat {seat}: {out['error']['code']} "
+                                        f"(seen: version {version}, to act {g['to_act']}, "
+                                        f"{msg['type']})")
         finally:
             task.cancel()
 

@@ -171,6 +171,8 @@ class RoomHub:
     async def _read(self, code: str) -> Room:
         if not valid_code(code):
             raise RoomNotFound(code)
+        if self.store.db.inline_reads:  # SQLite's WAL: a read never waits for a writer
+            return self.store.load(code)
         return await self._db(self.store.load, code)
 
     async def change(self, code: str, fn: Callable[[Room], T], expect: int | None = None) -> T:
@@ -188,7 +190,9 @@ class RoomHub:
                 self.store.forget(code)  # a copy half changed is never served
                 raise
             room.version = old + 1
-            if not await self._db(self.store.save, room, old):
+            saved = await self.store.save_async(room, old) if self.store.group_commit \
+                else await self._db(self.store.save, room, old)
+            if not saved:
                 raise Changed("the room changed meanwhile")
         self.changed(code, room)
         if self.bus == "postgres":

@@ -11,13 +11,16 @@ version.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from guandan.web.rooms.room import Room, decode_room
 from guandan.web.store import GameStore, SaveFailed, client_key
+from guandan.web.store.base import Tx
+from guandan.web.store.sqlite import SqliteStore
 
 
 class RoomNotFound(Exception):
@@ -93,16 +96,43 @@ class RoomStore:
         self._remember(room)
         return room
 
+    @staticmethod
+    def _update(room: Room, old: int) -> Callable[[Tx], bool]:
+        args = (room.version, time.time(), int(room.closed), room.encode(), room.code, old)
+
+        def write(tx: Tx) -> bool:
+            cur = tx.q("UPDATE rooms SET version = ?, updated = ?, closed = ?, data = ? "
+                       "WHERE code = ? AND version = ?", args)
+            return bool(cur.rowcount == 1)
+        return write
+
+    @property
+    def group_commit(self) -> bool:
+        """Whether the database commits writes in groups (SQLite's writer thread): a save is
+        then awaited on the event loop, no thread taken."""
+        return isinstance(self.db, SqliteStore)
+
+    async def save_async(self, room: Room, old: int) -> bool:
+        """``save`` through SQLite's group commit, awaited."""
+        assert isinstance(self.db, SqliteStore)
+        try:
+            ok = await asyncio.wrap_future(self.db.queue(self._update(room, old)))
+        except self.db.errors as e:
+            self.forget(room.code)
+            raise SaveFailed(f"the room could not be saved ({type(e).__name__}): "
+                             "nothing was changed") from None
+        if ok:
+            self._remember(room)
+        else:
+            self.forget(room.code)
+        return ok
+
     def save(self, room: Room, old: int) -> bool:
         """Write ``room`` over version ``old`` (its ``version`` is ``old + 1``); False if the
         room moved on meanwhile (the cached copy is dropped then)."""
         try:
             with self.db.transaction(write=True) as tx:
-                cur = tx.q("UPDATE rooms SET version = ?, updated = ?, closed = ?, data = ? "
-                           "WHERE code = ? AND version = ?",
-                           (room.version, time.time(), int(room.closed), room.encode(),
-                            room.code, old))
-                ok = bool(cur.rowcount == 1)
+                ok = self._update(room, old)(tx)
         except self.db.errors as e:
             self.forget(room.code)
             raise SaveFailed(f"the room could not be saved ({type(e).__name__}): "

@@ -153,6 +153,7 @@ function connect() {
     if (f.type === "room") onView(f);
     else if (f.type === "phrase") showPhrase(f.seat, f.phrase);
     else if (f.type === "error") {
+      room.refused = f.error.code;
       if (f.error.code === "bad_token") forgetToken();
       showMessage(() => errorText(f.error), "error");
     }
@@ -161,6 +162,7 @@ function connect() {
     if (room.ws !== ws || S.room !== room) return;
     room.ws = null;
     if (e.code === 4004) return; // the room is closed
+    if (e.code === 4003 && room.refused === "no_spectators") return; // the lobby only
     if (e.code === 4001) forgetToken(); // the seat was freed: watch (or sit again)
     // Back again after a dropped connection (a phone that slept): the seat and the hand as
     // they stand come with the first push.
