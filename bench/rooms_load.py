@@ -22,7 +22,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -50,6 +52,12 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def cpu_s(pid: int) -> float:
+    """The process's CPU time so far (user + system), in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def ms(seconds: float) -> float:
@@ -201,6 +209,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                       for code, tokens in rooms for s in (1, 2, 3, 4)]
             await asyncio.sleep(args.warmup)
             stats.measuring = True
+            cpu0, own0 = cpu_s(proc.pid), resource.getrusage(resource.RUSAGE_SELF)
             peak = 0.0
             t_end = time.time() + args.seconds
             while time.time() < t_end:
@@ -211,6 +220,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         stats.errors.append(repr(p.exception()))
                         people.remove(p)
             stats.measuring = False
+            cpu1, own1 = cpu_s(proc.pid), resource.getrusage(resource.RUSAGE_SELF)
+            load = os.getloadavg()[0]
             stop.set()
             await asyncio.sleep(1.5)
             for p in people:
@@ -246,6 +257,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "server_rss_mb": {"before": round(base, 1), "peak": round(peak, 1),
                           "per_room": round((peak - base) / max(1, args.rooms), 2)},
         "server_pushes": health.get("rooms", {}).get("pushed"),
+        # The CPU each side used while measuring, in cores, and the machine's load (other
+        # work on the machine delays the server: the figures above include its waits).
+        "server_cpu_cores": round((cpu1 - cpu0) / args.seconds, 2),
+        "server_cpu_ms_per_action": round((cpu1 - cpu0) * 1000 / max(1, len(stats.answered)),
+                                          2),
+        "load_generator_cpu_cores": round((own1.ru_utime + own1.ru_stime - own0.ru_utime
+                                           - own0.ru_stime) / args.seconds, 2),
+        "machine_load_average_1min": round(load, 1), "cpus": os.cpu_count(),
         "mean_slowest_ms": ms(statistics.fmean(slowest)) if slowest else None,
     }
 
