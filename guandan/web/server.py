@@ -77,7 +77,8 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     postgres = bool(database and database.startswith("postgres"))
     hub = RoomHub(RoomStore(store), pool, times=room_times, limits=room_limits,
                   bus="postgres" if postgres else "poll" if processes > 1 else "local",
-                  database=database if postgres else None, allow_seed=allow_seed)
+                  database=database if postgres else None, allow_seed=allow_seed,
+                  outside=seats)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -501,3 +501,66 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         assert all(seen[s] >= final["version"] for s in (1, 2, 3)), (seen, final["version"])
     finally:
         server.stop()
+
+
+def test_an_outside_program_takes_a_rooms_seat(client: TestClient) -> None:
+    """The maker leaves seat 2 to an outside program (the competition's protocol): its address
+    is shown to the maker only; the hand waits for it, then it plays its seat from its own
+    messages (here: always the first action of its list) and the hand goes on."""
+    import threading
+
+    a = new_room(client)
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 3, "영희")["token"]
+    r = do(client, code, ta, type="outside", seat=2)
+    assert r.status_code == 200, r.text
+    path = r.json()["room"]["outside"][0]["path"]
+    assert path.startswith("/game/") and r.json()["room"]["seats"][1]["program"]
+    assert client.get(f"/api/rooms/{code}",
+                      headers={"X-Room-Token": tb}).json()["outside"][0]["path"] is None
+    refused(client.post(f"/api/rooms/{code}/join", json={"seat": 2, "name": "x"}), 409,
+            "seat_taken")
+    do(client, code, ta, type="ready")
+    do(client, code, tb, type="ready")
+    assert do(client, code, ta, type="start", seed=10).status_code == 200
+    tokens = {1: ta, 3: tb}
+    told: list[str] = []
+    stop = threading.Event()
+
+    def program() -> None:
+        with client.websocket_connect(path) as ws:
+            while not stop.is_set():
+                try:
+                    msg = json.loads(ws.receive_text())
+                except Exception:
+                    return
+                told.append(msg.get("type", msg.get("stage", "")))
+                if msg.get("type") == "act":
+                    ws.send_text(json.dumps({"actIndex": 0}))
+
+    time.sleep(0.3)  # the hand waits for the program: nobody moves meanwhile
+    room = hub_room(client, code)
+    assert room.game.match.to_json()["actions"] == []
+    first = room.game.match.to_act
+    if first in tokens:
+        refused(do(client, code, tokens[first], type="pass"), 409, "waiting_outside")
+    t = threading.Thread(target=program, daemon=True)
+    t.start()
+    seen = {1: Seen(client, code, 1), 3: Seen(client, code, 3)}
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        room = hub_room(client, code)
+        m = room.game.match
+        if m.results:
+            break
+        s = m.to_act
+        if s in tokens:
+            play_turn(client, code, tokens[s], seen[s])
+        else:
+            time.sleep(0.01)
+    else:
+        raise AssertionError("the hand did not end")
+    stop.set()
+    record = hub_room(client, code).game.records()[0]
+    assert record.get("outside", {}).get("2")  # its record names the program at seat 2
+    assert "act" in told

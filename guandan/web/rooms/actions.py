@@ -24,7 +24,7 @@ from guandan.web.rooms.room import (
     new_token,
     token_hash,
 )
-from guandan.web.store import Game, new_id
+from guandan.web.store import Game
 
 #: Turns in a row a seat may let its timer run out before it is put on 자동.
 TIMEOUTS_TO_AUTO = 3
@@ -61,7 +61,7 @@ def take_seat(room: Room, seat: int, name: str) -> str:
     name = check_name(name)
     if all(s.taken for s in room.seats.values()):
         raise Refusal("room_full", "every seat of this room is taken")
-    if room.seats[seat].taken:
+    if room.seats[seat].taken or seat in room.outside:
         raise Refusal("seat_taken", f"seat {seat} is taken", seat=seat)
     token = new_token()
     room.seats[seat] = Seat(name=name, token=token_hash(token), connected=False,
@@ -103,6 +103,19 @@ def free(room: Room, by: int, seat: int) -> None:
     if not room.seats[seat].taken:
         raise Refusal("seat_empty", f"nobody sits at seat {seat}", seat=seat)
     room.seats[seat] = Seat()
+
+
+def set_outside(room: Room, by: int, seat: int, on: bool) -> None:
+    """The maker leaves an empty seat to an outside program (or gives it back to the AI), in
+    the lobby: the program connects to the seat's address (``outside_path``)."""
+    _maker(room, by)
+    if room.phase != "lobby":
+        raise Refusal("not_in_lobby", "outside seats are chosen before the match")
+    if seat not in (2, 3, 4):
+        raise Refusal("bad_seat", "an outside program may take seat 2, 3 or 4", status=422)
+    if room.seats[seat].taken:
+        raise Refusal("seat_taken", f"seat {seat} is taken", seat=seat)
+    room.outside = tuple(sorted(set(room.outside) - {seat} | ({seat} if on else set())))
 
 
 def leave(room: Room, seat: int) -> None:
@@ -150,8 +163,8 @@ def _new_match(room: Room, seed: int | None, number: int) -> None:
     s = room.settings
     match = Match(s.preset, seed=secrets.randbits(48) if seed is None else seed,
                   match_number=number)
-    room.game = Game(id=new_id(), preset=s.preset, match=match, difficulty=s.level,
-                     match_number=number)
+    room.game = Game(id=room.secret, preset=s.preset, match=match, difficulty=s.level,
+                     match_number=number, outside=room.outside)
     room.phase = "playing"
     for seat in room.seats.values():
         seat.timeouts = 0

@@ -35,11 +35,12 @@ from guandan.web import checks, results, shown
 from guandan.web.ai import AIPool
 from guandan.web.errors import Refusal
 from guandan.web.models import HintOut
+from guandan.web.outside import Outside
 from guandan.web.rooms import actions
 from guandan.web.rooms.room import Room, valid_code
 from guandan.web.rooms.seat_view import room_view
 from guandan.web.rooms.store import RoomNotFound, RoomStore
-from guandan.web.store import Changed, SaveFailed, difficulty_player
+from guandan.web.store import Changed, Game, SaveFailed, difficulty_player
 
 log = logging.getLogger("guandan.web")
 T = TypeVar("T")
@@ -109,7 +110,7 @@ class RoomHub:
     def __init__(self, store: RoomStore, ai: AIPool, times: RoomTimes | None = None,
                  limits: RoomLimits | None = None, bus: str = "local",
                  database: str | None = None, poll: float = 0.2,
-                 allow_seed: bool = False) -> None:
+                 allow_seed: bool = False, outside: Outside | None = None) -> None:
         self.store = store
         self.ai = ai
         self.times = times or RoomTimes()
@@ -118,6 +119,7 @@ class RoomHub:
         self.database = database
         self.poll = poll
         self.allow_seed = allow_seed
+        self.outside = outside  # outside programs' seats (``guandan.web.outside``), if any
         self.shared = bus != "local"  # several processes: the lease decides who drives
         self.owner = uuid.uuid4().hex
         self.links: dict[str, set[Link]] = defaultdict(set)
@@ -197,6 +199,8 @@ class RoomHub:
         self.changed(code, room)
         if self.bus == "postgres":
             await self._db(self._notify, code)
+        if room.game is not None and room.game.outside and self._programs(room):
+            self.outside.later(room.game)  # type: ignore[union-attr]
         return out
 
     def changed(self, code: str, room: Room | None = None) -> None:
@@ -209,6 +213,24 @@ class RoomHub:
         if ev is not None:
             ev.set()
         self.drive(code)
+
+    def _programs(self, room: Room) -> bool:
+        """Whether outside programs play seats of the room's match here (its session open,
+        its addresses answering); False without an ``Outside`` or where it cannot seat them
+        (several processes: our AI plays those seats)."""
+        game = room.game
+        if self.outside is None or game is None or not game.outside:
+            return False
+        if game.id not in self.outside.readers:
+            code = room.code
+
+            async def committed() -> Game | None:
+                try:
+                    return (await self.read(code)).game
+                except RoomNotFound:
+                    return None
+            self.outside.readers[game.id] = committed
+        return self.outside.session(game) is not None
 
     # -- pushes ---------------------------------------------------------------------------------
 
@@ -437,6 +459,9 @@ class RoomHub:
                 fn(room)
             return inner
 
+        if kind in ("play", "pass", "return") and room.game is not None \
+                and self._programs(room):
+            self.outside.check_ready(room.game)  # type: ignore[union-attr]
         if kind == "play":
             cards = msg.get("cards")
             if not isinstance(cards, list) or len(cards) > 27 or \
@@ -478,6 +503,10 @@ class RoomHub:
             which = msg.get("seat")
             await self.change(code, run(lambda room: actions.free(
                 room, seat, actions.seat_number(which))))
+        elif kind == "outside":
+            which, on = msg.get("seat"), msg.get("on", True)
+            await self.change(code, run(lambda room: actions.set_outside(
+                room, seat, actions.seat_number(which), bool(on))))
         elif kind == "settings":
             changes = msg.get("settings")
             if not isinstance(changes, dict):
@@ -627,7 +656,13 @@ class RoomHub:
                 continue
             try:
                 await self._do(room, nxt[1], nxt[2])
-            except (Changed, Refusal):
+            except Refusal as r:
+                if r.code == "waiting_outside":  # until its program connects
+                    wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), 0.5)
+                continue
+            except Changed:
                 continue  # the room moved on meanwhile: look again
             except RoomNotFound:
                 break
@@ -651,11 +686,25 @@ class RoomHub:
         elif what == "next":
             await self.change(code, actions.go_on, version)
         elif what in ("ai", "timeout"):
-            assert room.game is not None
-            obs = room.game.match.observation(seat)
-            d = await self.ai.decide(self.player(room), seat, obs)
-            await self.change(code, lambda r: actions.ai_act(r, seat, d.action,
-                                                              what == "timeout"), version)
+            game = room.game
+            assert game is not None
+            obs = game.match.observation(seat)
+            notes: dict[str, Any] = {}
+            if seat in game.outside and self._programs(room):
+                assert self.outside is not None
+                self.outside.check_ready(game)  # waiting_outside: the driver waits
+                snap = self.outside.asks(game, seat)
+                assert snap is not None
+                d, notes = await self.outside.decide(game.id, snap, seat, obs,
+                                                     self.player(room), self.ai)
+            else:
+                d = await self.ai.decide(self.player(room), seat, obs)
+
+            def act(r: Room) -> None:
+                assert r.game is not None
+                Outside.note(r.game, notes)
+                actions.ai_act(r, seat, d.action, what == "timeout")
+            await self.change(code, act, version)
 
     # -- other processes ---------------------------------------------------------------------------
 

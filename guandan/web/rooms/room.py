@@ -103,6 +103,11 @@ class Room:
     result_since: float = 0.0  # when the shown result appeared
     empty_since: float | None = None  # since when nobody has been connected
     closed: bool = False
+    #: Seats left to outside programs (the competition's protocol, ``guandan.web.outside``),
+    #: at addresses derived from ``secret`` (the id of the room's matches: never shown but to
+    #: the maker, as those addresses).
+    outside: tuple[int, ...] = ()
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     version: int = 0
 
     # -- who is who -------------------------------------------------------------------------
@@ -152,6 +157,8 @@ class Room:
             "result_since": self.result_since,
             "empty_since": self.empty_since,
             "closed": self.closed,
+            "outside": list(self.outside),
+            "secret": self.secret,
             "game": None if self.game is None else {"id": self.game.id,
                                                     "save": self.game.to_json()},
         }
@@ -225,13 +232,21 @@ def decode_room(raw: bytes, version: int) -> Room:
             raise ValueError("a room at play has no game")
         if not isinstance(d.get("maker"), str) or not isinstance(d.get("turn_key"), str):
             raise ValueError("bad maker")
+        outside = d.get("outside")
+        if not isinstance(outside, list) or any(x not in (2, 3, 4) or isinstance(x, bool)
+                                                for x in outside):
+            raise ValueError("bad outside seats")
+        secret = d.get("secret")
+        if not isinstance(secret, str) or len(secret) < 20:
+            raise ValueError("bad secret")
         return Room(code=code, settings=settings, game=game, seats=seats, maker=d["maker"],
                     phase=phase, created=_time(d.get("created"), "created") or 0.0,
                     turn_since=_time(d.get("turn_since"), "turn_since") or 0.0,
                     turn_key=d["turn_key"],
                     result_since=_time(d.get("result_since"), "result_since") or 0.0,
                     empty_since=_time(d.get("empty_since"), "empty_since", none=True),
-                    closed=_bool(d.get("closed"), "closed"), version=version)
+                    closed=_bool(d.get("closed"), "closed"), outside=tuple(outside),
+                    secret=secret, version=version)
     except RecursionError:
         raise CorruptRoom("the room's save is damaged (nested too deeply)") from None
     except Exception as e:

@@ -15,6 +15,7 @@ from typing import Any
 from guandan.web import results, shown
 from guandan.web.models import Event, GameState
 from guandan.web.rooms.room import Room
+from guandan.web.store.game import outside_path
 
 SPECTATOR = 0  # the seat number a spectator's view is cached under
 
@@ -54,7 +55,8 @@ def seats_view(room: Room, you: int | None) -> list[dict[str, Any]]:
     """The four seats as everyone sees them (never a token or its hash)."""
     out = []
     for s, seat in room.seats.items():
-        out.append({"seat": s, "name": seat.name, "ai": not seat.taken, "ready": seat.ready,
+        out.append({"seat": s, "name": seat.name, "ai": not seat.taken and s not in room.outside,
+                    "program": s in room.outside, "ready": seat.ready,
                     "connected": seat.connected, "gone_since": seat.gone_since,
                     "auto": seat.auto, "maker": room.is_maker(s) if seat.taken else False,
                     "you": s == you})
@@ -84,6 +86,10 @@ def room_view(room: Room, seat: int | None, grace: float,
         "grace": grace,
         "turn_deadline": deadline,
         # The match as a dict, or (``as_json``) already as JSON text.
+        # The outside seats; their addresses only to the maker (an address takes the seat).
+        "outside": [{"seat": s, "path": outside_path(room.secret, s)
+                     if seat is not None and room.is_maker(seat) else None}
+                    for s in room.outside],
         "game": None if game is None else game.model_dump_json() if as_json
         else game.model_dump(),
     }

@@ -9,6 +9,7 @@
 
 import { $ } from "./dom.js";
 import { I18N, errorText, t } from "./i18n.js";
+import { outsideAddress } from "./outside.js";
 import { S, api, roomDo, setGame, showMessage } from "./state.js";
 
 const PRESETS = ["site", "national", "huaian", "nanjing"];
@@ -339,13 +340,25 @@ function renderLobby(v) {
       const card = el("div", "room-seat" + (st.you ? " you" : "") + (st.name ? "" : " empty"));
       card.dataset.seat = n;
       card.append(el("span", "room-seatno", t("seat.n", { n })));
-      card.append(el("span", "room-seatname", st.name || t("room.ai")));
+      card.append(el("span", "room-seatname", st.name || (st.program ? t("outside.title") : t("room.ai"))));
       const flags = [];
       if (st.maker) flags.push(t("room.maker"));
       if (st.name) flags.push(st.connected ? t("room.online") : t("room.offline"));
       if (st.name && st.ready) flags.push(t("room.ready"));
       card.append(el("span", "room-flags", flags.join(" · ")));
-      if (!st.name && !you) {
+      const program = (v.outside || []).find((o) => o.seat === n);
+      if (program && program.path) { // the maker only: the address takes the seat
+        const addr = el("code", "room-address", outsideAddress(program.path));
+        addr.title = t("outside.address");
+        card.append(addr);
+      }
+      if (v.maker && v.phase === "lobby" && !st.name && n !== 1) {
+        const b = el("button", "", st.program ? t("room.program_off") : t("room.program_on"));
+        b.dataset.outside = n;
+        b.addEventListener("click", () => send({ type: "outside", seat: n, on: !st.program }));
+        card.append(b);
+      }
+      if (!st.name && !st.program && !you) {
         const b = el("button", "primary", t("room.sit"));
         b.dataset.sit = n;
         b.addEventListener("click", () => takeSeat(n));
