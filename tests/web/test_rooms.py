@@ -564,3 +564,30 @@ def test_an_outside_program_takes_a_rooms_seat(client: TestClient) -> None:
     record = hub_room(client, code).game.records()[0]
     assert record.get("outside", {}).get("2")  # its record names the program at seat 2
     assert "act" in told
+
+
+def test_a_socket_follows_its_person_not_the_seat_number(client: TestClient) -> None:
+    """The maker moves a person to another seat: their socket shows them at the new seat (and
+    another person who sits at the old one never gets the first one's view); freed, their
+    socket is closed (4001) and their token acts for nobody."""
+    a = new_room(client)
+    code, ta = a["code"], a["token"]
+    tb = join(client, code, 3, "영희")["token"]
+    with client.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+        assert hello(ws, tb)["you"] == 3
+        assert send(client, code, ta, {"type": "move", "from": 3, "to": 2}).status_code == 200
+        while True:
+            f = json.loads(ws.receive_text())
+            if f.get("type") == "room" and f["you"] == 2:
+                break
+            assert f.get("type") != "room" or f["you"] == 3
+        tc = join(client, code, 3, "철수")["token"]
+        assert send(client, code, tc, {"type": "ready"}).status_code == 200
+        f = json.loads(ws.receive_text())
+        assert f["you"] == 2 and f["seats"][1]["you"] and not f["seats"][2]["you"]
+        assert send(client, code, ta, {"type": "free", "seat": 2}).status_code == 200
+        with pytest.raises(WebSocketDisconnect) as e:
+            while True:
+                ws.receive_text()
+        assert e.value.code == 4001
+    refused(do(client, code, tb, type="ready"), 403, "bad_token")
