@@ -114,6 +114,9 @@ function onView(v) {
 /** Open the room of this address: its view, then its socket. */
 export async function openRoom(code) {
   const keep = saved(code);
+  const old = S.room;
+  S.room = null;
+  old?.ws?.close(); // another room opened on this page: the old one's socket ends
   S.room = { code, token: keep?.token || null, view: null, ws: null, retry: 0, skew: 0 };
   S.onRoomView = onView;
   S.fromServer = (data) => turn(data, me());
