@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from guandan.match import deal_for
+from guandan.match import dealt_hands
 
 Server = Any  # tests/web/conftest.py: a ``guandan serve`` subprocess
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
@@ -98,7 +98,7 @@ def check_view(view: dict[str, Any]) -> None:
     if not game:
         return
     seat = view["you"]
-    dealt = deal_for(SEED, game["match_number"], game["hand_number"])
+    dealt = dealt_hands(SEED, game["match_number"], game["hand_number"])
     ended = game.get("ended") is not None and (game["result"] is not None
                                               or game["to_act"] is None)
     allowed: Counter[str] = Counter()
@@ -168,7 +168,11 @@ def act_if_my_turn(page: Any) -> bool:
     else:
         page.wait_for_timeout(100)  # the readings of the selection
         page.click("#btn-play")
-    page.wait_for_function(f"() => window.__guandan.room.view.version > {version}")
+    try:  # the action's change arrives (or, the turn having moved on, a refusal shows)
+        page.wait_for_function(f"() => window.__guandan.room.view.version > {version}"
+                               " || document.querySelector('#message.error')", timeout=10000)
+    except Exception:
+        return False  # looked at again on the next round
     return True
 
 
