@@ -64,6 +64,26 @@ def test_validate_ok_and_broken(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "line 6, hand ?: malformed JSON" in text
 
 
+def test_validate_refuses_a_ten_written_10(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Records are canonical: ``H10`` for the ten of hearts is refused with its line and
+    reason (``parse_card`` reads it where a person types cards)."""
+    out = tmp_path / "s.jsonl"
+    assert run("simulate", "--hands", "2", "--seed", "4", "--out", str(out)) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[1])
+    seat = next(s for s in "1234" if "HT" in rec["deal"][s])
+    rec["deal"][seat][rec["deal"][seat].index("HT")] = "H10"
+    lines[1] = json.dumps(rec)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run("validate", str(out)) == 1
+    text = capsys.readouterr().out
+    assert "checked 2 hands: 1 broken" in text
+    assert (f"line 2, hand 2: deal of seat {seat}: 'H10' is not how a record writes a card: "
+            "it writes 'HT'") in text
+
+
 def test_validate_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("validate", str(tmp_path / "none.jsonl")) == 2
     assert "cannot read" in capsys.readouterr().err
