@@ -233,6 +233,9 @@ class HealthOut(BaseModel):
     database: str
     games_in_memory: int
     ai: dict[str, object]
+    #: The friends' rooms this process serves: its id as a room's driver (``owner``), the
+    #: sockets open here, the rooms it drives, the pushes sent.
+    rooms: dict[str, object] = {}
 
 
 class ReplayOut(BaseModel):

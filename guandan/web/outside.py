@@ -41,7 +41,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -282,6 +282,9 @@ class Outside:
         self.timeout = timeout
         self.sessions: dict[str, Session] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
+        #: Games that are not the store's (a friends' room's match, ``rooms.hub``): how to
+        #: read each as committed (None once it is gone).
+        self.readers: dict[str, Callable[[], Awaitable[Game | None]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def session(self, game: Game) -> Session | None:
@@ -392,11 +395,18 @@ class Outside:
             return
         try:
             async with s.lock:
-                try:
-                    async with reading(self.store, game_id) as game:
-                        snap = Snapshot.of(game)
-                except GameNotFound:
-                    return
+                reader = self.readers.get(game_id)
+                if reader is not None:
+                    found = await reader()
+                    if found is None:
+                        return
+                    snap = Snapshot.of(found)
+                else:
+                    try:
+                        async with reading(self.store, game_id) as game:
+                            snap = Snapshot.of(game)
+                    except GameNotFound:
+                        return
                 await asyncio.to_thread(s.catch_up, snap)
         except Exception:  # a failure here must not stop the game: the next step retries
             log.exception("telling the outside programs of a game failed")
@@ -414,6 +424,7 @@ class Outside:
 
     async def close(self, game_id: str, reason: str) -> None:
         """The game is gone: tell its programs the session is over and close them."""
+        self.readers.pop(game_id, None)
         s = self.sessions.pop(game_id, None)
         if s is None:
             return

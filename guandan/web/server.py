@@ -30,7 +30,9 @@ from fastapi.staticfiles import StaticFiles
 from guandan.web import connections, errors, outside
 from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool, end_with_parent
 from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
-from guandan.web.routers import games, pages, records
+from guandan.web.rooms.hub import RoomHub, RoomLimits, RoomTimes
+from guandan.web.rooms.store import RoomStore
+from guandan.web.routers import games, pages, records, rooms
 from guandan.web.routers import outside as outside_routes
 from guandan.web.routers.games import new_match
 from guandan.web.store import Limits, open_store
@@ -50,7 +52,9 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
                ai_workers: int = 0, allow_seed: bool = False, database: str | None = None,
                limits: Limits | None = None, ai_budget_ms: float = DEFAULT_BUDGET_MS,
                ai_target_s: float = DEFAULT_TARGET_S, outside_seats: bool = True,
-               outside_timeout: float = outside.DEFAULT_TIMEOUT) -> FastAPI:
+               outside_timeout: float = outside.DEFAULT_TIMEOUT,
+               room_times: RoomTimes | None = None, room_limits: RoomLimits | None = None,
+               processes: int = 1) -> FastAPI:
     """The web game's application, saving games in ``database`` (default: the SQLite file in
     ``data_dir``, see ``default_data_dir``).
 
@@ -62,16 +66,24 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     who chooses it could know the AI's cards; it is off unless asked for. ``limits``: the
     games kept (``store.Limits``). ``outside_seats``: whether a game may leave seats to
     outside programs (not with several server processes, see ``outside``), each of which has
-    ``outside_timeout`` s for an answer.
+    ``outside_timeout`` s for an answer. ``room_times`` / ``room_limits``: the friends' rooms'
+    clocks and limits (``rooms.hub``); ``processes``: how many server processes share the
+    database (with SQLite and more than one, each looks for its rooms' changes in it).
     """
     folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
     store = open_store(database, folder, ai=ai, limits=limits)
     pool = AIPool(ai_workers, budget_ms=ai_budget_ms, target_s=ai_target_s)
     seats = outside.Outside(store, available=outside_seats, timeout=outside_timeout)
+    postgres = bool(database and database.startswith("postgres"))
+    hub = RoomHub(RoomStore(store), pool, times=room_times, limits=room_limits,
+                  bus="postgres" if postgres else "poll" if processes > 1 else "local",
+                  database=database if postgres else None, allow_seed=allow_seed,
+                  outside=seats)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        await hub.shutdown()
         await seats.shutdown()
         pool.shutdown()  # the workers end with the server, none left behind
         store.close()
@@ -81,15 +93,18 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     app.state.store = store
     app.state.ai = pool
     app.state.outside = seats
+    app.state.rooms = hub
     app.state.allow_seed = allow_seed
     # The last added runs first: headers on every answer, then the body's guard.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(BodyGuard)
     app.add_middleware(SecurityHeaders)
     errors.install(app)
+    rooms.install(app)
     app.include_router(pages.router)
     app.include_router(games.router)
     app.include_router(records.router)
+    app.include_router(rooms.router)
     app.include_router(outside_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -125,7 +140,10 @@ def app_from_environment() -> FastAPI:
                      allow_seed=s["allow_seed"], database=s["database"],
                      limits=Limits(**s["limits"]), ai_target_s=s["ai_target"],
                      ai_budget_ms=s.get("ai_budget", DEFAULT_BUDGET_MS),
-                     outside_seats=False)  # a program's socket would pin one process
+                     outside_seats=False,  # a program's socket would pin one process
+                     room_times=RoomTimes(**s["room_times"]),
+                     room_limits=RoomLimits(**s["room_limits"]),
+                     processes=s["processes"])
     tune_gc()
     return app
 
@@ -145,12 +163,18 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
     limits = Limits(max_games=args.max_games, max_games_per_client=args.max_games_per_client,
                     finished_ttl=args.keep_finished_hours * 3600.0,
                     idle_ttl=args.keep_idle_days * 86400.0)
+    room_times = RoomTimes(grace=args.room_grace, pace=args.room_pace,
+                           result_wait=args.room_result_wait, idle_close=args.room_idle_close,
+                           lease=args.room_lease, timer_scale=args.room_timer_scale)
+    room_limits = RoomLimits(rooms_per_client=args.rooms_per_client,
+                             joins_per_minute=args.room_joins_per_minute)
     try:
         app = create_app(data_dir, ai=args.ai, ai_workers=workers, allow_seed=args.allow_seed,
                          database=args.database, limits=limits, ai_target_s=args.ai_target,
                          outside_seats=args.processes <= 1,
                          outside_timeout=args.outside_timeout,
-                         ai_budget_ms=args.ai_budget)
+                         ai_budget_ms=args.ai_budget, room_times=room_times,
+                         room_limits=room_limits, processes=args.processes)
     except ValueError as e:
         raise SystemExit(f"guandan serve: {e}") from None
     settings = connections.uvicorn_settings(args.header_timeout, args.keep_alive)
@@ -161,7 +185,8 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
             "data_dir": str(data_dir), "ai": args.ai, "ai_workers": workers,
             "allow_seed": args.allow_seed, "database": args.database,
             "limits": limits.__dict__, "ai_target": args.ai_target,
-            "ai_budget": args.ai_budget})
+            "ai_budget": args.ai_budget, "room_times": room_times.__dict__,
+            "room_limits": room_limits.__dict__, "processes": args.processes})
         target = "guandan.web.server:app_from_environment"
         settings |= {"factory": True, "workers": args.processes}
     if args.processes <= 1:
@@ -222,5 +247,29 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--outside-timeout", type=float, default=outside.DEFAULT_TIMEOUT,
                         help="seconds an outside program seated on the page has for each "
                              f"answer (default {outside.DEFAULT_TIMEOUT:g})")
+    t, r = RoomTimes(), RoomLimits()
+    parser.add_argument("--room-grace", type=float, default=t.grace,
+                        help="seconds a disconnected person's seat is held before the AI "
+                             f"plays it (자동) (default {t.grace:g})")
+    parser.add_argument("--room-pace", type=float, default=t.pace,
+                        help=f"seconds between the AI seats' actions in rooms (default {t.pace:g})")
+    parser.add_argument("--room-result-wait", type=float, default=t.result_wait,
+                        help="seconds a hand's result is shown in a room before the next hand "
+                             f"(default {t.result_wait:g})")
+    parser.add_argument("--room-idle-close", type=float, default=t.idle_close,
+                        help="seconds a room with nobody connected stays open "
+                             f"(default {t.idle_close:g})")
+    parser.add_argument("--room-lease", type=float, default=t.lease,
+                        help="seconds a server process drives a room without renewing; "
+                             f"another takes it over after (default {t.lease:g})")
+    parser.add_argument("--room-timer-scale", type=float, default=t.timer_scale,
+                        help="seconds in one second of a room's turn timer (tests: a fraction; "
+                             f"default {t.timer_scale:g})")
+    parser.add_argument("--rooms-per-client", type=int, default=r.rooms_per_client,
+                        help="open rooms one client address may make "
+                             f"(default {r.rooms_per_client})")
+    parser.add_argument("--room-joins-per-minute", type=int, default=r.joins_per_minute,
+                        help="room codes looked up or seats taken per client address and "
+                             f"minute (default {r.joins_per_minute})")
     parser.add_argument("--allow-seed", action="store_true",
                         help="let a new game choose its seed (tests; the seed decides the deals)")

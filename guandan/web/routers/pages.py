@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
 from guandan.web.deps import AIDep, StoreDep
@@ -37,6 +37,7 @@ def catalog(lang: str) -> Response:
 
 
 @router.get("/api/health")
-def health(store: StoreDep, ai: AIDep) -> HealthOut:
+def health(request: Request, store: StoreDep, ai: AIDep) -> HealthOut:
     return HealthOut(ok=True, database=type(store).__name__.removesuffix("Store").lower(),
-                     games_in_memory=store.cached(), ai=ai.stats())
+                     games_in_memory=store.cached(), ai=ai.stats(),
+                     rooms=request.app.state.rooms.stats())

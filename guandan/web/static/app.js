@@ -15,6 +15,7 @@
 //   replay.js    the replay of a finished hand, every hand open
 //   fx.js        motion of plays and tribute cards, sounds (WebAudio, off by default)
 //   outside.js   seats left to outside programs: their addresses, waiting, news
+//   room.js      friends' rooms: making one, the lobby (/r/CODE), this seat's point of view
 
 import { $ } from "./dom.js";
 import { renderControls, renderMessage, renderReadings, wireControls } from "./controls.js";
@@ -26,6 +27,7 @@ import { go, newGame, onContinue, openNew } from "./pages.js";
 import { onEvent, onGame, unlockSound } from "./fx.js";
 import { renderOutside } from "./outside.js";
 import { renderResult } from "./result.js";
+import { openRoom, renderRoom, roomCodeOfPath, wireRoom } from "./room.js";
 import { S, nextHand, showMessage, subscribe } from "./state.js";
 import { renderTable } from "./table.js";
 
@@ -38,6 +40,7 @@ function render() {
   renderReadings();
   renderResult();
   renderOutside();
+  renderRoom();
 }
 
 async function setLang(lang) {
@@ -53,6 +56,7 @@ async function setLang(lang) {
 
 function wire() {
   wireControls();
+  wireRoom(go);
   $("#btn-again").addEventListener("click", () => {
     S.resultFolded = false;
     nextHand();
@@ -82,7 +86,7 @@ function wire() {
     a.addEventListener("click", (e) => {
       e.preventDefault();
       const v = a.dataset.go;
-      if (v === "game" && !S.game) return go("start");
+      if (v === "game" && !S.game) return go(S.room ? "room" : "start");
       go(v);
     });
 }
@@ -107,8 +111,10 @@ async function main() {
   $("#lang").value = I18N.lang;
   translateStatic();
   const hash = location.hash.slice(1);
-  go(["rules", "intro", "records"].includes(hash) ? hash : "start");
   window.__guandan = S; // for the tests and the curious
+  const code = roomCodeOfPath();
+  if (code) await openRoom(code);
+  else go(["rules", "intro", "records"].includes(hash) ? hash : "start");
 }
 
 main();

@@ -5,7 +5,7 @@
 import { $ } from "./dom.js";
 import { I18N, t, errorText, playDesc, reasonFigures, reasonText, seatName } from "./i18n.js";
 import { renderHand, selectCards, selectedCards } from "./hand.js";
-import { INTERVALS, LS, PACES, S, act, api, nextHand, schedule, showMessage } from "./state.js";
+import { INTERVALS, LS, PACES, S, act, ask, nextHand, schedule, showMessage } from "./state.js";
 import { renderTable } from "./table.js";
 import { onReturn, returnTarget } from "./tribute.js";
 
@@ -115,7 +115,7 @@ function updateReadings(prefer) {
   return new Promise((resolve) => {
     readingsTimer = setTimeout(async () => {
       try {
-        const r = await api("POST", `/api/games/${g.id}/readings`, { cards });
+        const r = await ask("readings", { cards });
         if (seq !== S.readingsSeq) return resolve();
         let chosen = 0;
         if (prefer) {
@@ -184,7 +184,7 @@ async function onHint() {
   const g = S.game;
   if (!g) return;
   try {
-    const h = await api("POST", `/api/games/${g.id}/hint`);
+    const h = await ask("hint");
     selectCards(h.cards);
     // One sentence in the page's words (made again after a language switch); the player's
     // own words only when it gives no reason code.

@@ -97,7 +97,9 @@ export function translateStatic(root = document) {
 // -- the game's things in words -------------------------------------------------------------
 
 export function seatName(seat) {
-  return t("seat." + seat);
+  // In a room, the people's names (I18N.names, by seat as this page shows it; room.js).
+  const name = I18N.names?.[seat];
+  return name || t("seat." + seat);
 }
 
 export function cardText(n) {

@@ -7,7 +7,8 @@ import { $, strong } from "./dom.js";
 import { t, errorText, seatName } from "./i18n.js";
 import { openReplay, renderReplay } from "./replay.js";
 import { renderResult, whyLines } from "./result.js";
-import { S, api, createGame, gameId, refresh, schedule, setGame } from "./state.js";
+import { closeRoom } from "./room.js";
+import { S, api, createGame, gameId, gamePath, refresh, schedule, setGame } from "./state.js";
 
 const PRESETS = ["site", "national", "huaian", "nanjing"];
 // The AI's levels (the API's names; the server maps them to the players package's levels).
@@ -73,6 +74,7 @@ function showStartError(text) {
 }
 
 export async function onContinue() {
+  closeRoom();
   try {
     go("game");
     await refresh();
@@ -120,6 +122,7 @@ export function openNew() {
 }
 
 export async function newGame(preset, difficulty = DEFAULT_DIFFICULTY, outside = []) {
+  closeRoom();
   const g = await createGame(preset, difficulty, outside);
   go("game");
   setGame(g);
@@ -185,13 +188,13 @@ async function renderRecords() {
   h.textContent = t("records.title");
   root.appendChild(h);
   const id = gameId();
-  if (!id) {
+  if (!id && !S.room) {
     root.append(t("records.none"));
     return;
   }
   let data;
   try {
-    data = await api("GET", `/api/games/${id}/records`);
+    data = S.fromServer(await api("GET", `${gamePath()}/records`));
   } catch (e) {
     root.append(errorText(e));
     return;
@@ -209,6 +212,7 @@ async function renderRecords() {
     wrap.appendChild(recordsTable(data.results));
     root.appendChild(wrap);
   }
+  if (S.room) return; // a room's hands are replayed here; the export is the one-person game's
   const a = document.createElement("a");
   a.className = "button";
   a.id = "btn-export";

@@ -6,7 +6,7 @@
 import { cardRow } from "./cards.js";
 import { $ } from "./dom.js";
 import { t, playDesc, seatName } from "./i18n.js";
-import { S, api, gameId } from "./state.js";
+import { S, api, gamePath } from "./state.js";
 import { logList } from "./table.js";
 
 const R = { data: null, at: 0, back: null };
@@ -14,7 +14,7 @@ const R = { data: null, at: 0, back: null };
 /** Load finished hand ``hand`` for the replay; ``back`` leaves it (the records page, which
  * opened it: passed in, so that this module does not import the pages above it). */
 export async function openReplay(hand, back) {
-  R.data = await api("GET", `/api/games/${gameId()}/replay/${hand}`);
+  R.data = S.fromServer(await api("GET", `${gamePath()}/replay/${hand}`));
   R.at = 0;
   R.back = back;
 }

@@ -45,6 +45,11 @@ export const S = {
   view: "start",
   lastEvent: null,
   outside: null, // what the outside seats' programs do (outside.js), for the game shown
+  // A friends' room (room.js): {code, token, seat, view, …} while the page shows one. The
+  // server then drives the AI seats and the clocks; the page only sends this seat's actions.
+  room: null,
+  onRoomView: null, // room.js: takes a room's view (the answer of an action)
+  fromServer: (data) => data, // room.js: the server's seats turned to this seat's point of view
 };
 
 const subscribers = { game: [], message: [], event: [], waiting: [] };
@@ -70,10 +75,13 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   let r;
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  // A room's seat token goes in a header, never in an address.
+  if (S.room?.token && path.startsWith("/api/rooms/")) headers["X-Room-Token"] = S.room.token;
   try {
     r = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -91,6 +99,28 @@ export function gameId() {
   return localStorage.getItem(LS.game);
 }
 
+/** Where the game shown lives: the saved game, or the room. */
+export function gamePath() {
+  return S.room ? `/api/rooms/${S.room.code}` : `/api/games/${gameId()}`;
+}
+
+/** One request of the room's seat ({type: "play" | "pass" | "hint" …}); the room's view in the
+ * answer is shown at once (the socket brings it to the others). */
+export async function roomDo(msg) {
+  const r = await api("POST", `/api/rooms/${S.room.code}/do`, msg);
+  if (r.room && S.onRoomView) S.onRoomView(r.room);
+  return r;
+}
+
+/** What the page asks the server without changing the game: "readings" or "hint". */
+export async function ask(what, body) {
+  if (S.room) {
+    const r = await roomDo({ type: what, ...(body || {}) });
+    return what === "hint" ? S.fromServer(r.hint) : r.readings;
+  }
+  return api("POST", `/api/games/${S.game.id}/${what}`, body);
+}
+
 export function setGame(g) {
   const sig = g.hand.join(" ") + "|" + g.phase + "|" + g.hand_number;
   if (sig !== S.handSig) {
@@ -100,7 +130,7 @@ export function setGame(g) {
   }
   S.game = g;
   S.version = (S.version || 0) + 1;
-  localStorage.setItem(LS.game, g.id);
+  if (!S.room) localStorage.setItem(LS.game, g.id);
   notify("game");
   schedule();
 }
@@ -121,6 +151,7 @@ export function schedule() {
   clearTimeout(S.timer);
   S.timer = null;
   const g = S.game;
+  if (S.room) return; // the room's server plays its AI seats
   if (!g || S.view !== "game" || g.result || g.to_act === null) return;
   if (g.to_act === 1 && !S.auto) return;
   if (S.outside && S.outside.waiting.length) return; // outside.js steps on once they are here
@@ -153,6 +184,10 @@ async function step() {
 }
 
 export async function refresh() {
+  if (S.room) {
+    S.onRoomView(await api("GET", `/api/rooms/${S.room.code}`));
+    return;
+  }
   const id = gameId();
   if (!id) return;
   setGame(await api("GET", `/api/games/${id}`));
@@ -164,6 +199,19 @@ export async function act(path, body) {
   if (!g || S.busy) return;
   S.busy = true;
   const t0 = performance.now();
+  if (S.room) {
+    try {
+      await roomDo({ type: path, ...(body || {}), version: S.room.view?.version });
+      S.message = null;
+      window.__lastActMs = performance.now() - t0;
+    } catch (e) {
+      showMessage(() => errorText(e), "error");
+      if (e.code === "changed") refresh().catch(() => {});
+    } finally {
+      S.busy = false;
+    }
+    return;
+  }
   try {
     const state = await api("POST", `/api/games/${g.id}/${path}`, body);
     S.message = null;
@@ -188,6 +236,10 @@ export async function nextHand() {
   if (!g) return;
   try {
     S.message = null;
+    if (S.room) {
+      await roomDo({ type: g.to_act === null ? "again" : "next" });
+      return;
+    }
     setGame(await api("POST", `/api/games/${g.id}/next`));
   } catch (e) {
     showMessage(() => errorText(e), "error");

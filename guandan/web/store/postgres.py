@@ -28,6 +28,18 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_client ON games (client);
 CREATE INDEX IF NOT EXISTS games_updated ON games (updated);
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    version BIGINT NOT NULL,
+    client TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    closed INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    lease DOUBLE PRECISION NOT NULL,
+    data BYTEA NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rooms_client ON rooms (client);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 

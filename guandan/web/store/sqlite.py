@@ -20,7 +20,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -38,6 +38,18 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_client ON games (client);
 CREATE INDEX IF NOT EXISTS games_updated ON games (updated);
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    version BIGINT NOT NULL,
+    client TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    closed INTEGER NOT NULL,
+    owner TEXT NOT NULL,
+    lease REAL NOT NULL,
+    data BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rooms_client ON rooms (client);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
@@ -45,7 +57,9 @@ FILE_NAME = "games.sqlite3"
 #: The most changes one group commit takes.
 BATCH = 256
 
-_Write = tuple[str, int, bool, bytes, "Future[bool]"]
+#: One write of a group commit: what it does in the round's transaction (True if it held),
+#: and the future that says so once committed.
+_Write = tuple[Callable[[Tx], bool], "Future[bool]"]
 
 
 class SqliteStore(GameStore):
@@ -121,15 +135,20 @@ class SqliteStore(GameStore):
         return await asyncio.wrap_future(self._queue_write(key, old, finished, data))
 
     def _queue_write(self, key: str, old: int, finished: bool, data: bytes) -> Future[bool]:
-        """Hand a write to the writer thread: the future says, once it is committed (fsync
-        included), whether it held, or the error that kept it from the disk."""
+        """Hand a game's write to the writer thread: the future says, once it is committed
+        (fsync included), whether it held, or the error that kept it from the disk."""
+        return self.queue(lambda tx: tx.update(key, old, old + 1, finished, data))
+
+    def queue(self, write: Callable[[Tx], bool]) -> Future[bool]:
+        """Hand any compare-and-set write (a game's, a room's) to the writer thread, to be
+        committed with the others waiting (group commit)."""
         done: Future[bool] = Future()
         with self._writer_lock:
             if self._writer is None or not self._writer.is_alive():
                 self._writer = threading.Thread(target=self._write_loop, daemon=True,
                                                 name="guandan-sqlite-writer")
                 self._writer.start()
-            self._writes.put((key, old, finished, data, done))
+            self._writes.put((write, done))
         return done
 
     def _write_loop(self) -> None:
@@ -151,13 +170,13 @@ class SqliteStore(GameStore):
             try:
                 results = []
                 with self.transaction(write=True) as tx:
-                    for key, old, finished, data, _ in batch:
-                        results.append(tx.update(key, old, old + 1, finished, data))
+                    for write, _ in batch:
+                        results.append(write(tx))
             except BaseException as e:  # nothing of the round was committed
-                for *_, done in batch:
+                for _, done in batch:
                     done.set_exception(e)
             else:
-                for (*_, done), ok in zip(batch, results, strict=True):
+                for (_, done), ok in zip(batch, results, strict=True):
                     done.set_result(ok)
 
     def lock_for_create(self, tx: Tx) -> None:
