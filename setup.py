@@ -4,7 +4,7 @@ of mypy).
 Every simulated hand and every search spends its time generating and reading plays; compiled,
 they run several times faster (bench/engine_figures.md). The search plays by the
 clock, so its strength follows how many sampled deals it can weigh in its budget; compiled, it
-weighs about half as many again (bench/ai_figures.md, stop 20).
+weighs about half as many again (docs/ai-notebook.md, stop 20).
 The same files stay plain, type-checked Python: ``GUANDAN_PURE=1 pip install -e .`` skips the
 compiling (and takes away what an earlier install compiled in the tree), and everything else
 in ``pyproject.toml`` describes the package.

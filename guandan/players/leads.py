@@ -13,7 +13,7 @@ The other seats' calm leads (``Tracker.calm_leads``) then say two things:
 - ``careless``: a seat that led a weak play after a stronger one does not lead by this order.
   Outside programs often lead their long plays first; against them, so does our heuristic
   (``HeuristicCore.answer_size``), since that measured better against them
-  (``bench/ai_figures.md``, stop 32).
+  (``docs/ai-notebook.md``, stop 32).
 
 >>> from guandan.readings import Reading
 >>> from guandan.cards import parse_cards

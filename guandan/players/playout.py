@@ -12,7 +12,7 @@ joined to a full house's pair), bombs an opponent's play once a seat is getting 
 keeps the next opponent, holding no more cards than it, from going out. It plays on a
 clone of the sampled :class:`~guandan.deal.Deal`: the deal keeps the turns, tricks, partner
 lead and finish order, the policy only chooses real plays of real cards
-(``bench/sim_fidelity.py`` measures how often it makes the heuristic's own choice).
+(``docs/ai-notebook.md`` says how often it makes the heuristic's own choice).
 
 >>> from guandan.cards import parse_cards
 >>> from guandan.deal import Deal
@@ -256,7 +256,7 @@ class Rollout:
     def lead_choices(self, seat: int) -> tuple[APlay | None, list[APlay]]:
         """The lead one of the policy's rules decides (its last play, a sure finish, feeding a
         partner low on cards, nothing safe left), or None and the safe plays it then ranks by
-        ``lead_order`` (``bench/lead_data.py`` reads them too)."""
+        ``lead_order``."""
         parts = self.parts[seat]
         if len(parts) == 1:
             return parts[0], []
