@@ -141,7 +141,7 @@ READ_PRESSED: Final = True
 FOLLOW_TOP: Final = True
 #: Weigh the heuristic's play made of other cards too (``SearchPlayer.other_cards``): up to
 #: this many of them, the cheapest for the rest of the hand first. Off by default
-#: (``every_play=False``): CONTRACT.md has ``act`` return one of ``obs.legal_actions``, which
+#: (``every_play=False``): docs/api.md has ``act`` return one of ``obs.legal_actions``, which
 #: lists one play per kind, rank and size, and such a play is not among them.
 EVERY_PLAY: Final = 2
 #: Read every turn the other seats played: each sampled deal is picked among ``REPLAY_DRAWS``
