@@ -15,6 +15,10 @@
 # (with its "outside" figures) to OUTDIR/result.json and the hand records to records.jsonl.
 set -euo pipefail
 bot=$1; ours=$2; port=$3; hands=$4; first=${5:-1}
+case $ours in
+  heuristic|search) ;;
+  *) echo "OURS is heuristic or search" >&2; exit 2;;
+esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir=${6:-/tmp/host_arena/$bot-$ours-$first}
 rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
@@ -25,10 +29,6 @@ case $bot in
   ai3) clients="对抗AI1.py 对抗AI2.py";;
   ai6) clients="client1.py client2.py";;
   *) echo "BOT is ai2, ai3 or ai6" >&2; exit 2;;
-esac
-case $ours in
-  heuristic|search) ;;
-  *) echo "OURS is heuristic or search" >&2; exit 2;;
 esac
 extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
