@@ -91,6 +91,36 @@ def hand_record(
     }
 
 
+def hands_after_tribute(record: Mapping[str, Any]) -> dict[int, list[Card]]:
+    """Every seat's cards in a (valid) record once the tribute was exchanged: the deal, less
+    the cards given and returned, plus those received."""
+    hands = {s: [parse_card(c) for c in record["deal"][str(s)]] for s in SEATS}
+    tribute = record.get("tribute") or {}
+    for g in [*tribute.get("gifts", []), *tribute.get("returns", [])]:
+        card = parse_card(g["card"])
+        hands[int(g["from"])].remove(card)
+        hands[int(g["to"])].append(card)
+    return hands
+
+
+def trick_leads(record: Mapping[str, Any]) -> list[bool]:
+    """For each action of a (valid) record, whether it is a play that led a trick: the
+    ``Event.lead`` the match gave it (the record keeps the actions, not where tricks end, which
+    the hand's ``Deal`` decides as it is replayed)."""
+    level = str(record["level"])
+    state = Deal(hands_after_tribute(record), level, int(record["leader"]))
+    leads = []
+    for a in record["actions"]:
+        if a.get("pass"):
+            leads.append(False)
+            state.apply(PASS)
+        else:
+            leads.append(state.table is None)
+            state.apply(read_as([parse_card(c) for c in a["cards"]], level, a["kind"],
+                                a["rank"]))
+    return leads
+
+
 @dataclass(frozen=True)
 class RecordError(ValueError):
     """A record that breaks a rule: where (line, hand, action index) and why.

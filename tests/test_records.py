@@ -11,7 +11,14 @@ import pytest
 from guandan import Match, make_player
 from guandan.cards import parse_cards
 from guandan.cli import simulate
-from guandan.records import FORMAT, RecordError, replay_records, validate_lines
+from guandan.records import (
+    FORMAT,
+    RecordError,
+    hands_after_tribute,
+    replay_records,
+    trick_leads,
+    validate_lines,
+)
 
 Record = dict[str, Any]
 CONTRACT_KEYS = {
@@ -230,3 +237,25 @@ def test_a_new_match_starts_at_hand_1() -> None:
     assert err.line == 2 and "a match starts at hand 1" in err.reason
     first = dict(play_hands("site", 21, 1)[0], match=2)
     assert replay_records([m.records[-1], first]) == []
+
+
+def test_a_records_trick_leads_are_the_matchs_event_leads() -> None:
+    """``trick_leads`` gives each action of a record the ``Event.lead`` the match gave it, and
+    ``hands_after_tribute`` the cards its first lead was played from."""
+    m = Match("site", seed=4)
+    bots = {s: make_player("greedy", seed=s) for s in (1, 2, 3, 4)}
+    leads: list[bool] = []
+    start = None
+    while len(m.records) < 4:
+        if m.play_state is not None and start is None:
+            start = {s: sorted(m.hands[s]) for s in (1, 2, 3, 4)}
+        hand = len(m.records)
+        m.apply(bots[m.to_act].act(m.observation(m.to_act)))
+        if len(m.records) > hand:  # the hand ended (its events went with it but the last)
+            record = m.records[-1]
+            assert trick_leads(record)[:-1] == leads
+            assert {s: sorted(c) for s, c in hands_after_tribute(record).items()} == start
+            assert sum(trick_leads(record)) > 1
+            leads, start = [], None
+        elif m.events and m.events[-1].kind in ("play", "pass"):
+            leads.append(m.events[-1].lead)

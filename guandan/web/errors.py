@@ -1,4 +1,5 @@
-"""The API's errors: ``{"error": {"code", "message", "params"}}``, one handler per kind.
+"""The API's errors: ``{"error": {"code", "message", "params"}}``, one handler per kind, and
+``Refusal``, a request the game refuses.
 
 Codes are translated by the page's catalogs (``err.<code>``). No message shows a path of the
 server or a traceback: an unexpected error is ``internal_error`` (and the log has the rest).
@@ -16,9 +17,20 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from guandan.web.ai import AIUnavailable
 from guandan.web.models import ErrorOut
 from guandan.web.store import Changed, CorruptSave, GameNotFound, SaveFailed, TooManyGames
-from guandan.web.views import Refusal
 
 log = logging.getLogger("guandan.web")
+
+
+class Refusal(Exception):
+    """A request the game refuses: ``code`` for the catalogs, ``message`` in English. A refused
+    request changes nothing."""
+
+    def __init__(self, code: str, message: str, status: int = 409, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+        self.params = params
 
 
 def error(status: int, code: str, message: str, **params: object) -> JSONResponse:

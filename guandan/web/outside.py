@@ -1,5 +1,7 @@
 """Outside programs at the page's seats: the competition's protocol on the web server.
 
+(Its addresses are the routes of ``routers/outside.py``; this module is what they call.)
+
 A new game may leave seats 2, 3 and/or 4 to outside programs (``NewGameIn.outside``). Each
 such seat has its own address on this server, ``ws://HOST:PORT/game/<token>``
 (``store.game.outside_path``: derived from the game's id, which the program never learns). A
@@ -41,9 +43,9 @@ import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Request, WebSocket
+from fastapi import BackgroundTasks, WebSocket
 
 from guandan.cards import parse_card, parse_cards
 from guandan.host.relay import Peer, PeerGone, QueuedPeer, Relay
@@ -52,11 +54,11 @@ from guandan.match import PASS, Action, Match, Observation
 from guandan.players import Reason
 from guandan.readings import read_as
 from guandan.web.ai import AIPool, Decision
-from guandan.web.deps import ChangeGame, reading, state_of
-from guandan.web.models import GameState, OutsideOut, OutsideSeatStatus, OutsideState
+from guandan.web.errors import Refusal
+from guandan.web.locks import reading
+from guandan.web.models import OutsideOut, OutsideSeatStatus, OutsideState
 from guandan.web.store import Changed, Game, GameNotFound, GameStore
 from guandan.web.store.game import OUTSIDE_SEATS, outside_path
-from guandan.web.views import Refusal
 
 log = logging.getLogger("guandan.web")
 
@@ -506,43 +508,4 @@ class Outside:
             await ws.close(code, message[:120])
 
 
-async def get_outside(request: Request) -> Outside:
-    outside: Outside = request.app.state.outside
-    return outside
-
-
-OutsideDep = Annotated[Outside, Depends(get_outside)]
-
-router = APIRouter()
-
-
-@router.get("/api/games/{game_id}/outside")
-async def outside_status(game_id: str, request: Request) -> OutsideOut:
-    """The outside seats of the game now: their addresses, programs and what the game waits
-    for (the page asks while it shows the game)."""
-    outside: Outside = request.app.state.outside
-    async with reading(outside.store, game_id) as game:
-        return outside.status(game)
-
-
-@router.post("/api/games/{game_id}/outside/{seat}/ai")
-async def give_to_ai(seat: int, game: ChangeGame, outside: OutsideDep,
-                     later: BackgroundTasks) -> GameState:
-    """Stop waiting for an outside program at ``seat``: our AI plays it from now on (its
-    program, if any, is closed once the change is committed)."""
-    if seat not in game.outside:
-        raise Refusal("not_outside", f"seat {seat} is not left to an outside program",
-                      status=409, seat=seat)
-    game.outside = tuple(s for s in game.outside if s != seat)
-    later.add_task(outside.release, game.id, seat)
-    return state_of(game)
-
-
-@router.websocket("/game/{token}")
-async def outside_seat(ws: WebSocket, token: str) -> None:
-    outside: Outside = ws.app.state.outside
-    await outside.serve(ws, token)
-
-
-__all__ = ["DEFAULT_TIMEOUT", "Outside", "OutsideDep", "Session", "Snapshot", "WebPeer",
-           "router"]
+__all__ = ["DEFAULT_TIMEOUT", "Outside", "Session", "Snapshot", "WebPeer"]

@@ -31,6 +31,7 @@ from guandan.web import connections, errors, outside
 from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool, end_with_parent
 from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
 from guandan.web.routers import games, pages, records
+from guandan.web.routers import outside as outside_routes
 from guandan.web.routers.games import new_match
 from guandan.web.store import Limits, open_store
 
@@ -89,7 +90,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     app.include_router(pages.router)
     app.include_router(games.router)
     app.include_router(records.router)
-    app.include_router(outside.router)
+    app.include_router(outside_routes.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

@@ -629,7 +629,7 @@ def test_a_not_passed_only_for_a_hand_played_at_a(levels: dict[str, str], level_
                                                   why: str) -> None:
     from guandan.levels import settle
     from guandan.match import HandResult as MatchResult
-    from guandan.web.views import result_out
+    from guandan.web.results import result_out
 
     s = settle(levels, {"13": 0, "24": 0}, level_team, [1, 2, 4, 3], "site")
     hand_level = levels[level_team]

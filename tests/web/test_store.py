@@ -127,12 +127,12 @@ def test_an_engine_error_after_the_change_leaves_no_trace(tmp_path: Path,
     c = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True),
                    raise_server_exceptions=False)
     g = new_game(c)
-    import guandan.web.deps as deps
+    import guandan.web.shown as shown
 
-    def broken(game: Any) -> Any:
+    def broken(game: Any, seat: int) -> Any:
         raise RuntimeError("/secret/path/of/the/server")
     with monkeypatch.context() as m:
-        m.setattr(deps.views, "state_out", broken)
+        m.setattr(shown, "game_state", broken)
         r = c.post(f"/api/games/{g['id']}/play", json=first_play(g))
     assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
     assert "secret" not in r.text

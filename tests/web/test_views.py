@@ -1,4 +1,4 @@
-"""The page's views of a game (guandan/web/views.py) as the API gives them: the hand that
+"""What seat 1 is shown of a game (guandan/web/shown.py) as the API gives them: the hand that
 ended shown with its result (every seat's remaining cards, only then), tricks and who took
 them, the replay of a finished hand, the hint's reason as a code the catalogs say in words."""
 

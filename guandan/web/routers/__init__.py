@@ -1,2 +1,2 @@
-"""The API's routes by concern: ``games`` (play), ``records`` (results, export), ``pages``
-(the page, its catalogs, the health check)."""
+"""The API's routes by concern: ``games`` (play), ``records`` (results, export), ``outside``
+(outside programs' seats), ``pages`` (the page, its catalogs, the health check)."""

@@ -18,18 +18,10 @@ from fastapi.responses import Response
 from guandan.cards import Card
 from guandan.match import PASS, Match
 from guandan.readings import Reading
-from guandan.web import views
-from guandan.web.deps import (
-    AIDep,
-    ChangeGame,
-    ExpectDep,
-    ReadGame,
-    StoreDep,
-    changing,
-    held,
-    reading,
-    state_of,
-)
+from guandan.web import checks, shown
+from guandan.web.deps import AIDep, ChangeGame, ExpectDep, OutsideDep, ReadGame, StoreDep
+from guandan.web.errors import Refusal
+from guandan.web.locks import changing, held, reading
 from guandan.web.models import (
     CardsIn,
     Event,
@@ -42,9 +34,9 @@ from guandan.web.models import (
     StepIn,
     StepOut,
 )
-from guandan.web.outside import OutsideDep
+from guandan.web.results import pending_result
 from guandan.web.store import DEFAULT_LEVEL, Changed, Game, new_id
-from guandan.web.views import HUMAN, Refusal
+from guandan.web.store.game import HUMAN
 
 router = APIRouter(prefix="/api/games")
 
@@ -84,12 +76,12 @@ async def create_game(body: NewGameIn, request: Request, store: StoreDep,
     client = request.client.host if request.client else ""
     game = await run_in_threadpool(store.create, game, client)
     outside.session(game)  # its addresses answer from now on
-    return state_of(game)
+    return shown.game_state(game, HUMAN)
 
 
 @router.get("/{game_id}")
 async def get_game(game: ReadGame) -> GameState:
-    return state_of(game)
+    return shown.game_state(game, HUMAN)
 
 
 @router.delete("/{game_id}", status_code=204)
@@ -103,63 +95,63 @@ async def delete_game(game_id: str, store: StoreDep, outside: OutsideDep) -> Res
 @router.post("/{game_id}/play")
 async def play(game: ChangeGame, body: PlayIn, outside: OutsideDep,
                later: BackgroundTasks) -> GameState:
-    obs = views.check_turn(game, "play")
+    obs = checks.check_turn(game, HUMAN, "play")
     outside.gate(game, later)
-    cards = views.parse_input_cards(body.cards)
-    reading_ = views.choose_play(obs, cards, body.kind, body.rank)
-    views.apply(game.match, reading_)
-    return state_of(game)
+    cards = checks.parse_input_cards(body.cards)
+    reading_ = checks.choose_play(obs, cards, body.kind, body.rank)
+    checks.apply_action(game.match, reading_)
+    return shown.game_state(game, HUMAN)
 
 
 @router.post("/{game_id}/pass")
 async def pass_turn(game: ChangeGame, outside: OutsideDep,
                     later: BackgroundTasks) -> GameState:
-    obs = views.check_turn(game, "play")
+    obs = checks.check_turn(game, HUMAN, "play")
     outside.gate(game, later)
-    views.check_pass(obs)
-    views.apply(game.match, PASS)
-    return state_of(game)
+    checks.check_pass(obs)
+    checks.apply_action(game.match, PASS)
+    return shown.game_state(game, HUMAN)
 
 
 @router.post("/{game_id}/return")
 async def return_card(game: ChangeGame, body: ReturnIn, outside: OutsideDep,
                       later: BackgroundTasks) -> GameState:
-    obs = views.check_turn(game, "return")
+    obs = checks.check_turn(game, HUMAN, "return")
     outside.gate(game, later)
-    card = views.check_return(obs, body.card)
-    views.apply(game.match, card)
-    return state_of(game)
+    card = checks.check_return(obs, body.card)
+    checks.apply_action(game.match, card)
+    return shown.game_state(game, HUMAN)
 
 
 @router.post("/{game_id}/readings")
 async def readings(game: ReadGame, body: CardsIn) -> ReadingsOut:
-    obs = views.own_observation(game)
-    cards = views.parse_input_cards(body.cards)
-    views.check_held(obs, cards)
-    all_, legal = views.readings_of(obs, cards)
-    return ReadingsOut(readings=[views.play_out(r) for r in all_],
-                       legal=[views.play_out(r) for r in legal])
+    obs = game.match.observation(HUMAN)
+    cards = checks.parse_input_cards(body.cards)
+    checks.check_held(obs, cards)
+    all_, legal = checks.readings_of(obs, cards)
+    return ReadingsOut(readings=[shown.play_out(r) for r in all_],
+                       legal=[shown.play_out(r) for r in legal])
 
 
 @router.post("/{game_id}/hint")
 async def hint(game_id: str, store: StoreDep, ai: AIDep) -> HintOut:
     """The AI's choice for seat 1 with its reason; nothing is played."""
     async with reading(store, game_id) as game:
-        if game.match.to_act != HUMAN or views.pending_result(game) is not None:
+        if game.match.to_act != HUMAN or pending_result(game) is not None:
             raise Refusal("not_your_turn", "a hint is given on your turn",
                           seat=game.match.to_act)
         obs = game.match.observation(HUMAN)
         name = game.player_name(HUMAN)
     d = await ai.decide(name, HUMAN, obs)
     why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
-    coded = views.why_out(d.reason.code, d.reason.params)
+    coded = shown.why_out(d.reason.code, d.reason.params)
     if d.action is PASS:
         return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
                        played_by=d.played_by)
     if isinstance(d.action, Card):
         return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
                        why=coded, played_by=d.played_by)
-    p = views.play_out(d.action)  # type: ignore[arg-type]
+    p = shown.play_out(d.action)  # type: ignore[arg-type]
     return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded,
                    played_by=d.played_by)
 
@@ -172,7 +164,7 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
     async with reading(store, game_id) as game:
         if expect is not None and game.version != expect:
             raise Changed(f"the game is at version {game.version}, not {expect}")
-        if views.pending_result(game) is not None:
+        if pending_result(game) is not None:
             raise Refusal("result_pending", "the result of the hand is shown: continue first")
         seat = game.match.to_act
         if seat is None:
@@ -196,14 +188,14 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
             outside.note(game, notes)
         elif seat in game.outside:
             outside.unavailable_note(game, seat)
-        views.apply(m, d.action)
-        state = state_of(game)
+        checks.apply_action(m, d.action)
+        state = shown.game_state(game, HUMAN)
     outside.later(game)
     event = None
     if m.hand_number == hand_before and state.history:
         event = state.history[-1]
     elif isinstance(d.action, Reading):
-        event = Event(kind="play", seat=seat, play=views.play_out(d.action))
+        event = Event(kind="play", seat=seat, play=shown.play_out(d.action))
     return StepOut(state=state, event=event, played_by=d.played_by)
 
 
@@ -211,7 +203,7 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
 async def next_hand(game: ChangeGame, outside: OutsideDep) -> GameState:
     """다시 하기: past the shown result, on to the next hand (after a final victory, a new
     match under the same preset)."""
-    pending = views.pending_result(game)
+    pending = pending_result(game)
     if pending is None and game.match.to_act is not None:
         raise Refusal("no_result", "the hand is not over")
     if pending is not None:
@@ -222,4 +214,4 @@ async def next_hand(game: ChangeGame, outside: OutsideDep) -> GameState:
         game.seen_results = 0
         game.outside_notes = {}
     outside.later(game)
-    return state_of(game)
+    return shown.game_state(game, HUMAN)

@@ -8,8 +8,8 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse, Response
 
 from guandan.web.deps import AIDep, StoreDep
+from guandan.web.errors import Refusal
 from guandan.web.models import HealthOut
-from guandan.web.views import Refusal
 
 HERE = Path(__file__).resolve().parents[1]
 STATIC = HERE / "static"

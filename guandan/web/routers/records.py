@@ -8,9 +8,10 @@ import time
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from guandan.web import views
+from guandan.web import shown
 from guandan.web.deps import ReadGame
 from guandan.web.models import RecordsOut, ReplayOut
+from guandan.web.results import hand_results
 
 router = APIRouter(prefix="/api/games/{game_id}")
 
@@ -18,13 +19,13 @@ router = APIRouter(prefix="/api/games/{game_id}")
 @router.get("/records")
 async def records(game: ReadGame) -> RecordsOut:
     return RecordsOut(preset=game.preset, match_number=game.match_number,
-                      results=views.hand_results(game), hands=len(game.match.records))
+                      results=hand_results(game), hands=len(game.match.records))
 
 
 @router.get("/replay/{hand}")
 async def replay(game: ReadGame, hand: int) -> ReplayOut:
     """A finished hand of the match, every seat's cards open (as in the export)."""
-    return views.replay_out(game, hand)
+    return shown.hand_replay(game, hand)
 
 
 @router.get("/export")

@@ -1,4 +1,4 @@
-// 관단 web game: the page. It shows what the server sends (seat 1's own view) and sends the
+// 관단 web game: the page. It shows what the server sends (what seat 1 may see) and sends the
 // person's actions; every rule is decided by the engine on the server. This module wires the
 // others together:
 //

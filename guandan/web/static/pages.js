@@ -1,4 +1,4 @@
-// The page's views and which one is shown (go): the start screen (with the saved match's
+// The page's views (its screens) and which one is shown (go): the start screen (with the saved match's
 // summary) and the new-game dialog, the rules and introduction pages (from the catalogs, with
 // card examples), the match records (each finished hand can be replayed: replay.js).
 
@@ -253,7 +253,7 @@ function recordsTable(results) {
     b.className = "btn-replay";
     b.dataset.hand = r.hand;
     b.textContent = t("btn.replay");
-    b.addEventListener("click", () => openReplay(r.hand).then(() => go("replay")).catch((e) => {
+    b.addEventListener("click", () => openReplay(r.hand, () => go("records")).then(() => go("replay")).catch((e) => {
       b.replaceWith(errorText(e));
     }));
     td.appendChild(b);

@@ -9,11 +9,14 @@ import { t, playDesc, seatName } from "./i18n.js";
 import { S, api, gameId } from "./state.js";
 import { logList } from "./table.js";
 
-const R = { data: null, at: 0 };
+const R = { data: null, at: 0, back: null };
 
-export async function openReplay(hand) {
+/** Load finished hand ``hand`` for the replay; ``back`` leaves it (the records page, which
+ * opened it: passed in, so that this module does not import the pages above it). */
+export async function openReplay(hand, back) {
   R.data = await api("GET", `/api/games/${gameId()}/replay/${hand}`);
   R.at = 0;
+  R.back = back;
 }
 
 /** The step positions that end a trick (0 first): where "trick by trick" stops. */
@@ -140,7 +143,7 @@ export function renderReplay() {
   back.textContent = t("nav.records");
   back.addEventListener("click", (e) => {
     e.preventDefault();
-    import("./pages.js").then((p) => p.go("records"));
+    if (R.back) R.back();
   });
   bar.appendChild(back);
   root.appendChild(bar);

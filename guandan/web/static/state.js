@@ -1,4 +1,4 @@
-// The page's state: the game as the server last sent it (seat 1's own view), the person's
+// The page's state: the game as the server last sent it (what seat 1 may see), the person's
 // selection and settings, the pace of play; the API calls that change it; the game id kept in
 // localStorage. Every rule is decided by the engine on the server.
 //

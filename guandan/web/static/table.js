@@ -10,7 +10,7 @@ import { S } from "./state.js";
 import { exemptionLogItem, tributeBox } from "./tribute.js";
 
 /** What the table shows: the hand in play, or (result shown) the hand that ended. */
-export function tableView(g) {
+export function tableShown(g) {
   if (g.result && g.ended) {
     const e = g.ended;
     const counts = {};
@@ -25,7 +25,7 @@ export function tableView(g) {
 }
 
 export function renderTable() {
-  const v = tableView(S.game);
+  const v = tableShown(S.game);
   renderInfo(v);
   renderSeats(v);
   renderCenter(v);

@@ -70,6 +70,8 @@ def outside_path(game_id: str, seat: int) -> str:
     return f"/game/{token[:32]}"
 
 
+#: The seat the person plays.
+HUMAN = 1
 #: The seats a new game may leave to outside programs (seat 1 is the person's).
 OUTSIDE_SEATS = (2, 3, 4)
 
@@ -114,7 +116,7 @@ class Game:
         return self.match.to_act is None
 
     def player_name(self, seat: int) -> str:
-        return self.hint_ai if seat == 1 else self.ai
+        return self.hint_ai if seat == HUMAN else self.ai
 
     def records(self) -> list[dict[str, Any]]:
         """The match's hand records, with what ``outside_notes`` says of each hand."""
