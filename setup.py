@@ -31,6 +31,7 @@ COMPILED = [
     "guandan/readings.py",
     "guandan/plays.py",
     "guandan/deal.py",
+    "guandan/sampling.py",
     "guandan/encoding.py",
     "guandan/env/tables.py",
     "guandan/players/decompose.py",

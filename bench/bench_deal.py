@@ -6,7 +6,7 @@ Times are CPU time of this process (``time.process_time``), so other work sharin
 slows the figures less than wall time would; the wall time is printed beside them.
 
 - Deal: ``legal_actions()`` then ``apply`` of a random one, passes counted, from the first lead
-  to the end of the hand, on deals of ``guandan.match.deal_for`` at random levels.
+  to the end of the hand, on deals of ``guandan.match.dealt_hands`` at random levels.
 - Match: the same through ``Match`` (``legal_actions``, ``apply``; tribute returns counted too);
   and, for comparison, what a caller of the API does: ``observation(seat)`` and a ``random``
   player's ``act``.
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from guandan import Match, make_player
 from guandan.cards import Card
 from guandan.deal import Deal
-from guandan.match import deal_for
+from guandan.match import dealt_hands
 
 
 def timed(label: str, work: Callable[[], int], unit: str) -> float:
@@ -45,7 +45,7 @@ def timed(label: str, work: Callable[[], int], unit: str) -> float:
 
 
 def random_deal(seed: int, hand: int, rng: random.Random) -> Deal:
-    return Deal(deal_for(seed, 1, hand), rng.choice("23456789TJQKA"), rng.choice((1, 2, 3, 4)))
+    return Deal(dealt_hands(seed, 1, hand), rng.choice("23456789TJQKA"), rng.choice((1, 2, 3, 4)))
 
 
 def deal_selfplay(hands: int, seed: int) -> int:
@@ -64,7 +64,7 @@ def dealt(hands: int, seed: int) -> list[tuple[dict[int, list[Card]], str, int]]
     """The cards, levels and leaders ``deal_selfplay`` plays, made in advance (shuffling is
     not the engine's)."""
     rng = random.Random(seed)
-    return [(deal_for(seed, 1, h + 1), rng.choice("23456789TJQKA"), rng.choice((1, 2, 3, 4)))
+    return [(dealt_hands(seed, 1, h + 1), rng.choice("23456789TJQKA"), rng.choice((1, 2, 3, 4)))
             for h in range(hands)]
 
 

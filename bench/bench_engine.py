@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from guandan.cards import RANKS, Card, deal
+from guandan.cards import RANKS, Card, shuffled_hands
 from guandan.deal import Deal
 
 
@@ -42,7 +42,7 @@ def _play_with_deal(hands: dict[int, list[Card]], level: str, rng: random.Random
 
 def run(hands: int, seed: int) -> tuple[int, float, float]:
     rng = random.Random(seed)
-    deals = [(deal(rng), rng.choice(RANKS)) for _ in range(hands)]
+    deals = [(shuffled_hands(rng), rng.choice(RANKS)) for _ in range(hands)]
     decisions = 0
     cpu, wall = time.process_time(), time.perf_counter()
     for cards, level in deals:
@@ -60,7 +60,7 @@ def split(hands: int, seed: int) -> None:
                          "calls the move generation, read_as and beats directly, so their "
                          "calls cannot be recorded. Run it on a copy of the sources without "
                          "the compiled .so files, or an install made with GUANDAN_PURE=1.")
-    groups = module._Groups
+    groups = module.PlayGroups
     # The move generation: a seat's hand analysed once (a view the state keeps until the hand
     # changes), then asked for its plays on each table.
     events: list[tuple[str, int, Any]] = []
@@ -85,13 +85,13 @@ def split(hands: int, seed: int) -> None:
             return real[name](*args)
         return record
 
-    module._Groups = Recorded  # type: ignore[attr-defined]
+    module.PlayGroups = Recorded  # type: ignore[attr-defined]
     for n in names:
         setattr(module, n, recorder(n))
     try:
         decisions, _, _ = run(hands, seed)
     finally:
-        module._Groups = groups  # type: ignore[attr-defined]
+        module.PlayGroups = groups  # type: ignore[attr-defined]
         for n in names:
             setattr(module, n, real[n])
     _, cpu, _ = run(hands, seed)

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 import guandan.env.tables as installed_tables
-from guandan.cards import deal as deal_cards
+from guandan.cards import shuffled_hands
 from guandan.deal import Deal, Move
 from guandan.encoding import action_mask, observation_array
 from guandan.env import Tables, env
@@ -106,7 +106,7 @@ def engine_share(n: int, steps: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     hands: list[tuple[Deal, list[Move]]] = []
     for _ in range(200):
-        deal = Deal(deal_cards(rng), "2", 1)
+        deal = Deal(shuffled_hands(rng), "2", 1)
         start_deal = deal.clone()
         moves: list[Move] = []
         while not deal.over:

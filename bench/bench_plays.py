@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 import guandan.plays
-from guandan.cards import RANKS, deal
+from guandan.cards import RANKS, shuffled_hands
 from guandan.plays import legal_plays
 from guandan.readings import Reading
 
@@ -31,7 +31,7 @@ def _time(call: Callable[[], object], repeat: int, new: bool) -> float:
     best = float("inf")
     for _ in range(repeat):
         if new:
-            guandan.plays._VIEWS.clear()
+            guandan.plays.forget_analysed()
         else:
             call()
         start = time.perf_counter_ns()
@@ -50,7 +50,7 @@ def main() -> None:
     rows: dict[str, list[float]] = {}
     counts: dict[bool, list[int]] = {False: [], True: []}
     for _ in range(args.deals):
-        hands = deal(rng)
+        hands = shuffled_hands(rng)
         level = rng.choice(RANKS)
         hand = hands[1]
         # Typical tables: a middling play of each kind taken from another seat's hand.

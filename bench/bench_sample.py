@@ -1,4 +1,4 @@
-"""Benchmark the one dealer of hidden cards (``guandan.deal.deal_unseen``) through its two
+"""Benchmark the one dealer of hidden cards (``guandan.sampling.place_unseen``) through its two
 callers: ``Tracker.sample`` (the search's sampled deals, with the pass caps and the tribute)
 and ``Deal.sample`` (the API's).
 

@@ -178,8 +178,9 @@ def full_deck() -> list[Card]:
     return ALL_CARDS + ALL_CARDS
 
 
-def deal(rng: random.Random) -> dict[int, list[Card]]:
-    """Shuffle two decks with ``rng`` and give 27 cards to each seat 1-4."""
+def shuffled_hands(rng: random.Random) -> dict[int, list[Card]]:
+    """Shuffle two decks with ``rng`` and give 27 cards to each seat 1-4 (the hands a hand of a
+    match starts from; the play on them is a ``guandan.deal.Deal``)."""
     deck = full_deck()
     rng.shuffle(deck)
     return {seat: sort_cards(deck[(seat - 1) * 27 : seat * 27], None) for seat in (1, 2, 3, 4)}

@@ -34,16 +34,13 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, cast
+from typing import ClassVar, Final, NamedTuple, Protocol, cast
 
-from guandan.cards import ALL_CARDS, Card, check_level, full_deck
-from guandan.plays import _Groups
+from guandan.cards import ALL_CARDS, Card, check_level
+from guandan.plays import PlayGroups
 from guandan.readings import Reading, beats, read_as
+from guandan.sampling import Observed, SeenTurn, sample_hands
 from guandan.seats import SEATS
-from guandan.tribute import givers
-
-if TYPE_CHECKING:
-    from guandan.match import Observation
 
 
 class Pass:
@@ -74,6 +71,24 @@ class TableEntry(NamedTuple):
 
     seat: int
     play: Reading
+
+
+class ObservedPosition(Observed, Protocol):
+    """What one seat has seen of the hand in play (``guandan.match.Observation``), as
+    ``Deal.at`` and ``Deal.sample`` read it: the deal imports nothing of the match."""
+
+    @property
+    def phase(self) -> str: ...
+    @property
+    def to_act(self) -> int | None: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def table(self) -> TableEntry | None: ...
+    @property
+    def trick(self) -> Sequence[SeenTurn]: ...
+    @property
+    def finish_order(self) -> Sequence[int]: ...
 
 
 # A deal's history, newest first: (seat, play or None for a pass, the turns before: another
@@ -134,8 +149,8 @@ class Deal:
     do not set them; act only through ``apply``.
     """
 
-    __slots__ = ("_finish", "_hands", "_holding", "_n", "_passed", "_turns", "_views", "leader",
-                 "level", "table", "to_act", "trick_start")
+    __slots__ = ("_finish", "_groups", "_hands", "_holding", "_passed", "_turns", "_turns_taken",
+                 "leader", "level", "table", "to_act", "trick_start")
 
     level: str
     leader: int
@@ -147,11 +162,11 @@ class Deal:
     _passed: int
     _finish: tuple[int, ...]
     _turns: _Turns
-    _n: int
+    _turns_taken: int
     # Per seat: its hand's plays as ``legal_plays`` generates them, once asked (at ``seat``
     # one per kind, rank and size; at ``seat + 5`` every distinct play); None again when the
     # seat plays. Shared by clones (what is kept depends only on the hand).
-    _views: list[_Groups | None]
+    _groups: list[PlayGroups | None]
 
     def __init__(self, hands: Mapping[int, Sequence[Card]] | _Shell, level: str = "2",
                  leader: int = 1) -> None:
@@ -169,7 +184,7 @@ class Deal:
         self._passed = 0
         self._finish = ()
         self._turns = None
-        self._n = 0
+        self._turns_taken = 0
         #: Index in ``turns`` where the current trick began.
         self.trick_start = 0
 
@@ -182,7 +197,7 @@ class Deal:
         # Card indices: ints compare in C, where a list of cards would call Card.__eq__.
         self._hands = [(), *(tuple(c.index for c in hands[s]) for s in SEATS)]
         self._holding = sum(_BIT[s] for s in SEATS if self._hands[s])
-        self._views = [None] * 10
+        self._groups = [None] * 10
 
     # -- the position ------------------------------------------------------------------------
 
@@ -195,19 +210,19 @@ class Deal:
         d.table = self.table
         d.trick_start = self.trick_start
         d._hands = self._hands[:]
-        d._views = self._views[:]
+        d._groups = self._groups[:]
         d._holding = self._holding
         d._passed = self._passed
         d._finish = self._finish
         d._turns = self._turns
-        d._n = self._n
+        d._turns_taken = self._turns_taken
         return d
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled (and deep-copied) by its state, as a compiled class must be."""
         return (_rebuild, (self.level, self.leader, self.to_act, self.table, self.trick_start,
                            tuple(self._hands), self._holding, self._passed, self._finish,
-                           self._turns, self._n))
+                           self._turns, self._turns_taken))
 
     @property
     def over(self) -> bool:
@@ -256,7 +271,7 @@ class Deal:
     @property
     def turn_count(self) -> int:
         """How many turns were applied to this deal."""
-        return self._n
+        return self._turns_taken
 
     def next_holding(self, seat: int) -> int:
         """The next seat after ``seat`` in turn order that still holds cards (``seat`` if none)."""
@@ -268,7 +283,7 @@ class Deal:
         seat = self.to_act
         if seat is None:
             return []
-        actions = cast("list[Move]", self._view(seat, every).plays(
+        actions = cast("list[Move]", self._groups_of(seat, every).plays(
             None if self.table is None else self.table.play))
         if self.table is not None:
             actions.append(PASS)
@@ -282,13 +297,13 @@ class Deal:
             actions = self.legal_actions()
             self.apply(actions[int(rng.random() * len(actions))])
 
-    def _view(self, seat: int, every: bool) -> _Groups:
+    def _groups_of(self, seat: int, every: bool) -> PlayGroups:
         at = seat + 5 if every else seat
-        view = self._views[at]
-        if view is None:
-            view = self._views[at] = _Groups([ALL_CARDS[i] for i in self._hands[seat]],
+        groups = self._groups[at]
+        if groups is None:
+            groups = self._groups[at] = PlayGroups([ALL_CARDS[i] for i in self._hands[seat]],
                                              self.level, every)
-        return view
+        return groups
 
     # -- acting ------------------------------------------------------------------------------
 
@@ -331,9 +346,9 @@ class Deal:
             missing = Counter(cards) - Counter(self.held(seat))
             shown = " ".join(c.notation for c in sorted(missing.elements()))
             raise ValueError(f"seat {seat} does not hold {shown}") from None
-        view = self._views[seat]
-        every = self._views[seat + 5]
-        if ((view is None or not view.offers(action))
+        groups = self._groups[seat]
+        every = self._groups[seat + 5]
+        if ((groups is None or not groups.offers(action))
                 and (every is None or not every.offers(action))):  # not this hand's own
             why = _reading_error(played, self.level, action.kind, action.rank)
             if why:
@@ -347,10 +362,10 @@ class Deal:
 
     def _play(self, seat: int, play: Reading, rest: tuple[int, ...]) -> None:
         self._hands[seat] = rest
-        self._views[seat] = None
-        self._views[seat + 5] = None
+        self._groups[seat] = None
+        self._groups[seat + 5] = None
         self._turns = (seat, play, self._turns)
-        self._n += 1
+        self._turns_taken += 1
         # tuple.__new__ builds the NamedTuple in C (its own __new__ is Python code).
         self.table = tuple.__new__(TableEntry, (seat, play))
         self._passed = 0
@@ -360,7 +375,7 @@ class Deal:
             if len(finish) >= 3 or (len(finish) == 2 and _PARTNER[finish[0]] == finish[1]):
                 self._rank_rest(seat)
                 self.to_act = None
-                self._views = [None] * 10  # no more plays to list
+                self._groups = [None] * 10  # no more plays to list
                 return
         self.to_act = next_holding(seat, self._holding)
 
@@ -369,7 +384,7 @@ class Deal:
         if table is None:
             raise ValueError(f"seat {seat} leads and must play: no pass on an empty table")
         self._turns = (seat, None, self._turns)
-        self._n += 1
+        self._turns_taken += 1
         passed = self._passed = self._passed | _BIT[seat]
         last = table.seat
         if self._holding & ~_BIT[last] & ~passed:
@@ -378,7 +393,7 @@ class Deal:
         # Every other player holding cards passed: the trick ends.
         self.table = None
         self._passed = 0
-        self.trick_start = self._n
+        self.trick_start = self._turns_taken
         holding = self._holding
         if holding & _BIT[last]:
             self.to_act = last
@@ -399,7 +414,7 @@ class Deal:
     # -- a position seen from one seat ---------------------------------------------------------
 
     @classmethod
-    def at(cls, obs: Observation, hands: Mapping[int, Sequence[Card]]) -> Deal:
+    def at(cls, obs: ObservedPosition, hands: Mapping[int, Sequence[Card]]) -> Deal:
         """The position ``obs`` shows (table, passes of the trick, finish order, seat to act),
         with ``hands`` as every seat's cards: ``obs.hand`` for its seat, ``obs.counts`` cards
         for each other. ``ValueError`` when they do not fit or the hand's play is not on."""
@@ -429,14 +444,15 @@ class Deal:
         d._passed = passed
         d._finish = tuple(obs.finish_order)
         d._turns = None
-        d._n = 0
+        d._turns_taken = 0
         d.trick_start = 0
         return d
 
     @classmethod
-    def sample(cls, obs: Observation, rng: random.Random) -> Deal:
-        """A deal consistent with everything ``obs``'s seat has seen (``deal_hidden``)."""
-        return cls.at(obs, deal_hidden(obs, rng))
+    def sample(cls, obs: ObservedPosition, rng: random.Random) -> Deal:
+        """A deal consistent with everything ``obs``'s seat has seen (``sampling.sample_hands``
+        draws the hidden cards)."""
+        return cls.at(obs, sample_hands(obs, rng))
 
 
 def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | None,
@@ -445,238 +461,10 @@ def _rebuild(level: str, leader: int, to_act: int | None, table: TableEntry | No
     d = Deal(_SHELL)
     d.level, d.leader, d.to_act, d.table, d.trick_start = level, leader, to_act, table, trick_start
     d._hands = list(hands)
-    d._views = [None] * 10
-    d._holding, d._passed, d._finish, d._turns, d._n = holding, passed, finish, turns, n
+    d._groups = [None] * 10
+    d._holding, d._passed, d._finish, d._turns, d._turns_taken = holding, passed, finish, turns, n
     return d
 
 
-def known_cards(obs: Observation, played: Mapping[int, Sequence[Card]] | None = None
-                ) -> dict[int, Counter[Card]]:
-    """The cards ``obs``'s seat knows each other seat holds: a tribute gift stays with its
-    receiver until it plays a copy of it (gifts are shown to all; a return may not be the very
-    card just received, so returning another copy leaves the gift), and so does a card this
-    seat returned. ``played``: the cards each seat has played this hand (read from the history
-    if not given).
-    """
-    if played is None:
-        played = played_cards(obs)
-    pinned: dict[int, Counter[Card]] = {s: Counter() for s in SEATS}
-    for g in obs.tribute.gifts:
-        pinned[g.receiver][g.card] += 1
-    for r in obs.tribute.returns:
-        if r.giver == obs.seat:
-            pinned[r.receiver][r.card] += 1
-    return {s: Counter() if s == obs.seat else pinned[s] - Counter(played[s]) for s in SEATS}
-
-
-def played_cards(obs: Observation) -> dict[int, list[Card]]:
-    """The cards each seat has played this hand."""
-    played: dict[int, list[Card]] = {s: [] for s in SEATS}
-    for e in obs.history:
-        if e.kind == "play" and e.play is not None:
-            played[e.seat].extend(e.play.cards)
-    return played
-
-
-class GiftBounds(NamedTuple):
-    """What the hand's tribute says of the cards of the seats other than the observer's
-    (``gift_bounds``)."""
-
-    #: Per giver: the strongest card other than a wild it may hold (its gift's strength).
-    tops: dict[int, int]
-    #: Per giver: how many cards above that it may hold all the same (the return it received,
-    #: if the observer did not see it, unless it has played a card above its gift since).
-    spare: dict[int, int]
-    #: After an exemption, the givers: the big jokers nobody has played are theirs (else ()).
-    jokers: tuple[int, ...]
-
-
-def gift_bounds(obs: Observation, played: Mapping[int, Sequence[Card]] | None = None
-                ) -> GiftBounds:
-    """What the tribute says of the other seats' cards: a gift is its giver's strongest card,
-    never a wild heart, so the giver held nothing stronger but wilds, and now holds nothing
-    stronger but wilds and the return it received; after an exemption the givers held both big
-    jokers. ``played``: the cards each seat has played this hand (read from the history if
-    not given).
-    """
-    me, level = obs.seat, obs.level
-    if played is None:
-        played = played_cards(obs)
-    tops: dict[int, int] = {}
-    spare: dict[int, int] = {}
-    for g in obs.tribute.gifts:
-        if g.giver != me:
-            top = tops[g.giver] = g.card.strength(level)
-            seen = me in (g.giver, g.receiver)  # this seat saw the return to the giver
-            above = sum(1 for c in played[g.giver]
-                        if not c.is_wild(level) and c.strength(level) > top)
-            spare[g.giver] = max(0, (0 if seen else 1) - above)
-    jokers: tuple[int, ...] = ()
-    if obs.tribute.kind == "exempt" and obs.results:
-        jokers = givers(obs.results[-1].finish_order)
-    return GiftBounds(tops, spare, jokers)
-
-
-def deal_hidden(obs: Observation, rng: random.Random) -> dict[int, list[Card]]:
-    """Every seat's cards, consistent with what ``obs``'s seat has seen: its own hand; the
-    others' counts; the cards nobody has shown dealt at random among the other seats, where
-    what the seat knows for certain holds:
-
-    - a tribute gift stays with its receiver until it plays a copy of it (gifts are shown to
-      all), and so does a card this seat returned;
-    - a giver held nothing stronger than its gift at the deal, the level's hearts aside: it
-      holds no such card now but for the return it received (one, if this seat did not see it);
-    - after an exemption the givers hold the big jokers nobody has played.
-
-    The same ``rng`` state gives the same cards (``deal_unseen`` deals them).
-    """
-    me = obs.seat
-    pool: Counter[Card] = Counter(full_deck())
-    pool.subtract(obs.hand)
-    played = played_cards(obs)
-    for cards in played.values():
-        pool.subtract(cards)
-    if any(n < 0 for n in pool.values()):
-        raise ValueError("the observation shows more copies of a card than two decks hold")
-    counts = {s: obs.counts[s] for s in SEATS if s != me}
-    if sum(counts.values()) != sum(pool.values()):
-        raise ValueError("the cards left do not fit the observed counts")
-    hands = deal_unseen(pool, counts, known_cards(obs, played), gift_bounds(obs, played),
-                        obs.level, rng)
-    if hands is None:
-        raise ValueError("no deal fits what the seat has seen")
-    hands[me] = list(obs.hand)
-    return hands
-
-
-#: No bound on a seat's strongest card (a strength above every card's).
-ANY_CARD: Final = 99
-
-
-def deal_unseen(pool: Mapping[Card, int], counts: Mapping[int, int],
-                known: Mapping[int, Mapping[Card, int]], bounds: GiftBounds, level: str,
-                rng: random.Random, caps: Mapping[int, int] | None = None
-                ) -> dict[int, list[Card]] | None:
-    """Deal the cards of ``pool`` to the seats of ``counts`` (how many cards each holds): each
-    first takes what it is known to hold (``known``, as far as the pool has it), then the rest
-    go at random (each card in proportion to the room left where it may go), so that
-
-    - a giver of the tribute (``bounds``, see ``gift_bounds``) takes no card stronger than its
-      gift but wilds, apart from its spare; after an exemption the givers take the big jokers;
-    - a seat with a cap (``caps``: the strength of the strongest card it may hold, wilds
-      included) takes nothing stronger.
-
-    Exact: a card goes only where the cards still to come fit (Hall's condition), so a deal is
-    found whenever one exists; None when none does. In a made-up position cards beyond the
-    seats' room are left out, and with too few cards some seats get fewer than their count. The
-    pool's cards are shuffled in sorted order: the same ``rng`` state gives the same deal. Every
-    seat of ``SEATS`` has a list in the result (empty for the seats not in ``counts``).
-
-    >>> from guandan.cards import parse_cards
-    >>> pool = Counter(parse_cards("SA HA S3 S4"))
-    >>> hands = deal_unseen(pool, {2: 2, 4: 2}, {}, GiftBounds({}, {}, ()), "2",
-    ...                     random.Random(1), caps={2: 4})
-    >>> sorted(hands[2]), sorted(hands[4])  # seat 2 may hold nothing above a four
-    ([Card('S3'), Card('S4')], [Card('SA'), Card('HA')])
-    """
-    pool = Counter(pool)
-    hands: dict[int, list[Card]] = {s: [] for s in (0, *SEATS)}  # 0: no seat (below)
-    room: dict[int, int] = {}
-    seats = [s for s in SEATS if counts.get(s, 0) > 0]
-    for s in seats:
-        for c, n in sorted(known.get(s, {}).items()):
-            k = min(n, pool[c], counts[s] - len(hands[s]))
-            if k > 0:
-                hands[s].extend([c] * k)
-                pool[c] -= k
-        room[s] = counts[s] - len(hands[s])
-    # Nodes that take cards: (seat, room, strongest card, strongest card but a wild). A
-    # giver's room splits in two: up to its gift, and its spare (the return it received).
-    nodes: list[tuple[int, int, int, int]] = []
-    for s in seats:
-        cap = caps.get(s, ANY_CARD) if caps is not None else ANY_CARD
-        top = bounds.tops.get(s)
-        if top is None:
-            nodes.append((s, room[s], cap, ANY_CARD))
-        else:
-            free = min(bounds.spare.get(s, 0), room[s])
-            nodes.append((s, room[s] - free, cap, top))
-            if free:
-                nodes.append((s, free, cap, ANY_CARD))
-    cards = sorted(pool.elements())
-    surplus = len(cards) - sum(room.values())
-    if surplus > 0:  # a made-up position: the cards no seat has room for go to no one
-        nodes.append((0, surplus, ANY_CARD, ANY_CARD))
-    jokers_to = sum(1 << i for i, n in enumerate(nodes) if n[0] in bounds.jokers)
-    full = (1 << len(nodes)) - 1
-    rng.shuffle(cards)
-    bound: list[tuple[int, Card]] = []
-    free_cards: list[Card] = []
-    # Every node takes a wild up to ``low_wild``, and any other card up to ``low``.
-    low_wild = min((n[2] for n in nodes), default=ANY_CARD)
-    low = min(low_wild, min((n[3] for n in nodes), default=ANY_CARD))
-    if low >= ANY_CARD and not jokers_to:  # nothing bound: the shuffled cards as they are
-        free_cards = cards
-    else:
-        for c in cards:
-            st = c.strength(level)
-            wild = c.is_wild(level)
-            joker = c.rank == "BJ" and jokers_to != 0
-            if st <= (low_wild if wild else low) and not joker:
-                free_cards.append(c)
-                continue
-            mask = jokers_to if joker else full
-            for i, (_, _, cap, top) in enumerate(nodes):
-                if st > cap or (st > top and not wild):
-                    mask &= ~(1 << i)
-            if mask == full:
-                free_cards.append(c)
-            else:
-                bound.append((mask, c))
-    bound.sort(key=lambda x: x[0].bit_count())  # stable: the shuffled order within a mask
-    left = [n[1] for n in nodes]
-    waiting: Counter[int] = Counter(m for m, _ in bound)
-    waiting[full] += len(free_cards)
-    if not _fits(waiting, left):
-        return None
-    for m, c in bound:
-        waiting[m] -= 1
-        choices = [i for i in range(len(nodes)) if m >> i & 1 and left[i] > 0]
-        while True:
-            total = sum(left[i] for i in choices)
-            x = rng.random() * total
-            pick = choices[-1]
-            for i in choices:
-                x -= left[i]
-                if x < 0:
-                    pick = i
-                    break
-            left[pick] -= 1
-            if _fits(waiting, left):
-                break
-            left[pick] += 1
-            choices.remove(pick)  # some choice fits: the rest fitted before this card
-        hands[nodes[pick][0]].append(c)
-    i = 0
-    for n, (s, _, _, _) in enumerate(nodes):
-        hands[s].extend(free_cards[i:i + left[n]])
-        i += left[n]
-    del hands[0]
-    return hands
-
-
-def _fits(waiting: Mapping[int, int], left: Sequence[int]) -> bool:
-    """Can the cards still to place (a count per mask of nodes allowed) go to nodes with
-    ``left`` room? Hall's condition: no set of nodes is offered more cards that can only go
-    there than it has room for (the empty set included: a card no node may take)."""
-    n = len(left)
-    for subset in range(1 << n):
-        need = sum(k for m, k in waiting.items() if k and m & ~subset == 0)
-        if need > sum(left[i] for i in range(n) if subset >> i & 1):
-            return False
-    return True
-
-
-__all__ = ["ANY_CARD", "PASS", "Deal", "GiftBounds", "Move", "Pass", "TableEntry",
-           "deal_hidden", "deal_unseen", "gift_bounds", "holding_mask", "known_cards",
-           "next_holding", "played_cards"]
+__all__ = ["PASS", "Deal", "Move", "ObservedPosition", "Pass", "TableEntry", "holding_mask",
+           "next_holding"]

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-from guandan.cards import Card, check_level, deal, parse_card, parse_cards
+from guandan.cards import Card, check_level, parse_card, parse_cards, shuffled_hands
 from guandan.deal import PASS, Deal, Pass, TableEntry
 from guandan.levels import Settlement, check_levels, settle
 from guandan.presets import Preset, get_preset
@@ -40,9 +40,10 @@ SAVE_FORMAT: Final = "guandan-match/1"
 Action = Reading | Pass | Card
 
 
-def deal_for(seed: int, match_number: int, hand_number: int) -> dict[int, list[Card]]:
-    """The deal of one hand: it depends only on the seed, the match and the hand number."""
-    return deal(random.Random(f"guandan:{seed}:{match_number}:{hand_number}"))
+def dealt_hands(seed: int, match_number: int, hand_number: int) -> dict[int, list[Card]]:
+    """The cards dealt for one hand: they depend only on the seed, the match and the hand
+    number."""
+    return shuffled_hands(random.Random(f"guandan:{seed}:{match_number}:{hand_number}"))
 
 
 def hand_start(preset: Preset, seed: int, match_number: int, hand_number: int,
@@ -52,7 +53,7 @@ def hand_start(preset: Preset, seed: int, match_number: int, hand_number: int,
     """How a hand of a match begins: the level played (the team whose level it is; on a first
     hand of equal levels, either), the deal, and the tribute after ``previous_finish``."""
     level = team_levels[level_team] if level_team is not None else team_levels["13"]
-    dealt = deal_for(seed, match_number, hand_number)
+    dealt = dealt_hands(seed, match_number, hand_number)
     return level, dealt, TributeExchange(dealt, level, preset, previous_finish)
 
 
@@ -184,7 +185,7 @@ class Match:
 
     def _start_hand(self) -> None:
         self.hand_number += 1
-        self.level, self.deal, self.exchange = hand_start(
+        self.level, self.dealt_hands, self.exchange = hand_start(
             self.preset, self.seed, self.match_number, self.hand_number, self.team_levels,
             self.level_team, self._previous_finish)
         self.events: list[Event] = []
@@ -299,7 +300,7 @@ class Match:
         result = settle(self.team_levels, self.a_tries, self.level_team, order, self.preset)
         self.records.append(hand_record(
             rules=self.rules, match=self.match_number, hand=self.hand_number, level=self.level,
-            level_team=self.level_team, deal=self.deal, exchange=self.exchange,
+            level_team=self.level_team, dealt=self.dealt_hands, exchange=self.exchange,
             turns=state.turns, finish_order=order, settlement=result))
         self.results.append(HandResult(self.hand_number, self.level, tuple(order), result))
         self.team_levels = dict(result.team_levels_after)
@@ -408,4 +409,4 @@ def _saved(seat: int, action: Action) -> list[Any]:
 
 
 __all__ = ["PASS", "Action", "Event", "HandResult", "Match", "Observation", "Pass",
-           "TableEntry", "TributeView", "deal_for", "hand_start"]
+           "TableEntry", "TributeView", "dealt_hands", "hand_start"]

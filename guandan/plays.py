@@ -147,7 +147,7 @@ def _swaps(positions: list[int], spare: int) -> list[tuple[int, ...]]:
     return out
 
 
-class _Groups:
+class PlayGroups:
     """A hand split by rank: natural cards per value, wilds, jokers, suits per value."""
 
     def __init__(self, hand: list[Card], level: str, every: bool) -> None:
@@ -539,19 +539,25 @@ def _kind_index(kind: str) -> int:
 #: the same plays, so what is kept changes no result. Sixteen hands (the oldest goes first)
 #: catch nearly every hand asked about again in random self-play; more cost the garbage
 #: collector more than they save.
-_VIEWS: Final[dict[tuple[tuple[int, ...], str, bool], _Groups]] = {}
-_VIEWS_KEPT: Final = 16
+_ANALYSED: Final[dict[tuple[tuple[int, ...], str, bool], PlayGroups]] = {}
+_ANALYSED_KEPT: Final = 16
 
 
-def _view(hand: Iterable[Card], level: str, every: bool) -> _Groups:
+def _groups_of(hand: Iterable[Card], level: str, every: bool) -> PlayGroups:
     cards = list(hand)
     key = (tuple([c.index for c in cards]), level, every)
-    groups = _VIEWS.get(key)
+    groups = _ANALYSED.get(key)
     if groups is None:
-        if len(_VIEWS) >= _VIEWS_KEPT:
-            del _VIEWS[next(iter(_VIEWS))]  # the oldest
-        groups = _VIEWS[key] = _Groups(cards, level, every)
+        if len(_ANALYSED) >= _ANALYSED_KEPT:
+            del _ANALYSED[next(iter(_ANALYSED))]  # the oldest
+        groups = _ANALYSED[key] = PlayGroups(cards, level, every)
     return groups
+
+
+def forget_analysed() -> None:
+    """Forget the hands analysed lately, so that the next ``legal_plays`` starts cold (for
+    the tests that check what is kept changes nothing, and the benchmarks of a cold start)."""
+    _ANALYSED.clear()
 
 
 def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
@@ -564,4 +570,4 @@ def legal_plays(hand: Iterable[Card], level: str, table: Reading | None = None,
     flushes and the joker bomb); within a kind in natural rank order (the level rank in its
     natural place), jokers last.
     """
-    return _view(hand, check_level(level), every).plays(table)
+    return _groups_of(hand, check_level(level), every).plays(table)

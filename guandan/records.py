@@ -50,7 +50,7 @@ def hand_record(
     hand: int,
     level: str,
     level_team: str | None,
-    deal: Mapping[int, Sequence[Card]],
+    dealt: Mapping[int, Sequence[Card]],
     exchange: TributeExchange,
     turns: Sequence[tuple[int, Reading | None]],
     finish_order: Sequence[int],
@@ -76,7 +76,7 @@ def hand_record(
         "level_team": level_team,
         "team_levels": dict(settlement.team_levels),
         "a_tries": dict(settlement.a_tries),
-        "deal": {str(s): [c.notation for c in deal[s]] for s in SEATS},
+        "deal": {str(s): [c.notation for c in dealt[s]] for s in SEATS},
         "tribute": {
             "kind": exchange.kind,
             "gifts": [g.to_json() for g in exchange.gifts],

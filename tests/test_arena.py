@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from guandan.arena import _players, arena_main, mean_interval, run_arena, wilson
+from guandan.arena import board_players, mean_interval, run_arena, wilson
+from guandan.cli import main
 from guandan.cli import main as cli_main
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.search import SearchPlayer
@@ -43,9 +44,9 @@ def test_each_deal_is_played_twice_with_the_teams_swapped(mode: str) -> None:
     by_deal: dict[tuple[object, object], list[dict[str, object]]] = defaultdict(list)
     for rec in records:
         by_deal[(rec["match"], rec["hand"])].append(rec)
-    # Hand 1 of every deal set is played in both seatings on the same cards.
+    # Hand 1 of every board is played in both seatings on the same cards.
     firsts = [v for (_, hand), v in by_deal.items() if hand == 1]
-    assert len(firsts) == r.deal_sets
+    assert len(firsts) == r.boards
     for pair in firsts:
         assert len(pair) == 2 and pair[0]["deal"] == pair[1]["deal"]
     assert r.a_hand_wins <= r.hands and len(r.a_gain) == r.hands
@@ -79,8 +80,8 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "hands won by greedy" in text and "95% CI" in text and "p95" in text
     lines = out.read_text().splitlines()
     assert len(lines) >= 4 and all(json.loads(x)["rules"] == "huaian" for x in lines)
-    assert arena_main(["--players", "greedy,nobody"]) == 2
-    assert arena_main(["--players", "greedy,random", "--hands", "1", "--json",
+    assert main(["arena", "--players", "greedy,nobody"]) == 2
+    assert main(["arena", "--players", "greedy,random", "--hands", "1", "--json",
                        "--no-progress", "--mode", "hand"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["hands"] == 2 and data["players"] == ["greedy", "random"]
@@ -102,19 +103,19 @@ def test_workers_give_the_same_figures_and_records(mode: str, hands: int) -> Non
     j, text, steps, *_ = runs[0]
     assert sum(steps) == j["hands"] == len(text.splitlines()) >= 2 * hands
     if mode == "match":
-        # Matches of different lengths: the deal sets stop where the serial loop stops.
-        assert j["deal_sets"] < hands
+        # Matches of different lengths: the boards stop where the serial loop stops.
+        assert j["boards"] < hands
 
 
 def test_workers_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena_main(["--players", "greedy,random", "--workers", "0", "--no-progress"]) == 2
+    assert main(["arena", "--players", "greedy,random", "--workers", "0", "--no-progress"]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="workers"):
         run_arena("greedy", "random", hands=1, workers=0)
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_run_in_parts_plays_the_deal_sets_of_the_whole(workers: int) -> None:
+def test_a_run_in_parts_plays_the_boards_of_the_whole(workers: int) -> None:
     whole = io.StringIO()
     w = run_arena("greedy", "random", "site", hands=5, seed=5, out=whole, mode="hand",
                   workers=workers)
@@ -130,13 +131,13 @@ def test_a_run_in_parts_plays_the_deal_sets_of_the_whole(workers: int) -> None:
     assert r1.a_hand_wins + r2.a_hand_wins == w.a_hand_wins
     assert r1.a_gain + r2.a_gain == w.a_gain and r1.b_gain + r2.b_gain == w.b_gain
     j = r2.to_json()
-    assert j["first_deal_set"] == 3 and j["deal_sets"] == 3
-    assert "3 deal sets (3-5), 6 hands" in r2.report()
-    assert "deal sets (" not in r1.report() and r1.to_json()["first_deal_set"] == 1
+    assert j["first_board"] == 3 and j["boards"] == 3 and j["first_deal_set"] == 3
+    assert "3 boards (3-5), 6 hands" in r2.report()
+    assert "boards (" not in r1.report() and r1.to_json()["first_board"] == 1
 
 
-def test_first_deal_set_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena_main(["--players", "greedy,random", "--first", "0", "--no-progress"]) == 2
+def test_first_board_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--players", "greedy,random", "--first", "0", "--no-progress"]) == 2
     assert "--first must be at least 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="numbered from 1"):
         run_arena("greedy", "random", hands=1, first=0)
@@ -144,14 +145,14 @@ def test_first_deal_set_must_be_positive(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_progress_in_a_log_is_a_line_each_tenth(capsys: pytest.CaptureFixture[str]) -> None:
     # stderr is not a terminal here, as under nohup: no bar, plain lines.
-    assert arena_main(["--players", "greedy,random", "--hands", "5", "--mode", "hand",
+    assert main(["arena", "--players", "greedy,random", "--hands", "5", "--mode", "hand",
                        "--seed", "2", "--first", "11"]) == 0
     captured = capsys.readouterr()
     lines = captured.err.splitlines()
     assert [x.split(",")[0] for x in lines] == [
         f"arena: {n} of 10 hands ({10 * n}%)" for n in range(1, 11)]
-    assert "5 deal sets (11-15), 10 hands" in captured.out
-    assert arena_main(["--players", "greedy,random", "--hands", "1", "--mode", "hand",
+    assert "5 boards (11-15), 10 hands" in captured.out
+    assert main(["arena", "--players", "greedy,random", "--hands", "1", "--mode", "hand",
                        "--no-progress"]) == 0
     assert capsys.readouterr().err == ""
 
@@ -169,20 +170,20 @@ def test_samples_fix_the_search_and_repeat_with_any_workers() -> None:
     assert runs[0][0]["samples"] == 4
     assert "searching players draw 4 deals per decision (no clock)" in r.report()
     # Only the searching team gets the setting, and it replaces the clock.
-    players = _players({"13": "search", "24": "heuristic"}, seed=3, index=1, samples=4)
+    players = board_players({"13": "search", "24": "heuristic"}, seed=3, index=1, samples=4)
     for seat in (1, 3):
         p = players[seat]
         assert isinstance(p, SearchPlayer) and p.samples == 4 and p.budget_ms is None
     assert all(isinstance(players[s], HeuristicPlayer) for s in (2, 4))
-    default = _players({"13": "search", "24": "heuristic"}, seed=3, index=1)[1]
+    default = board_players({"13": "search", "24": "heuristic"}, seed=3, index=1)[1]
     assert isinstance(default, SearchPlayer) and default.budget_ms is not None
     assert "samples" not in run_arena("greedy", "random", hands=1, mode="hand").report()
 
 
 def test_samples_need_a_player_that_searches(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena_main(["--players", "greedy,heuristic", "--samples", "8", "--no-progress"]) == 2
+    assert main(["arena", "--players", "greedy,heuristic", "--samples", "8", "--no-progress"]) == 2
     assert "neither greedy nor heuristic searches" in capsys.readouterr().err
-    assert arena_main(["--players", "search,heuristic", "--samples", "0", "--no-progress"]) == 2
+    assert main(["arena", "--players", "search,heuristic", "--samples", "0", "--no-progress"]) == 2
     assert "--samples must be at least 1" in capsys.readouterr().err
     with pytest.raises(ValueError, match="neither"):
         run_arena("greedy", "random", hands=1, samples=8)

@@ -17,11 +17,11 @@ from guandan.cards import (
     RANKS,
     SUITS,
     Card,
-    deal,
     format_cards,
     full_deck,
     parse_card,
     parse_cards,
+    shuffled_hands,
     sort_cards,
 )
 
@@ -132,15 +132,15 @@ def test_full_deck_is_two_decks() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 12345])
 def test_deal_gives_27_each_and_uses_the_whole_deck(seed: int) -> None:
-    hands = deal(random.Random(seed))
+    hands = shuffled_hands(random.Random(seed))
     assert sorted(hands) == [1, 2, 3, 4]
     assert all(len(h) == 27 for h in hands.values())
     assert Counter(c for h in hands.values() for c in h) == Counter(full_deck())
 
 
 def test_deal_depends_only_on_the_rng() -> None:
-    assert deal(random.Random(3)) == deal(random.Random(3))
-    assert deal(random.Random(3)) != deal(random.Random(4))
+    assert shuffled_hands(random.Random(3)) == shuffled_hands(random.Random(3))
+    assert shuffled_hands(random.Random(3)) != shuffled_hands(random.Random(4))
 
 
 # --- strength (seed §3) and wilds (seed §4) -------------------------------------------------

@@ -25,7 +25,7 @@ def _engine_compiled() -> list[str]:
 
 
 def test_setup_compiles_the_engine_core() -> None:
-    assert _engine_compiled() == ["cards", "deal", "encoding", "plays", "readings"]
+    assert _engine_compiled() == ["cards", "deal", "encoding", "plays", "readings", "sampling"]
 
 
 @pytest.mark.skipif(PURE, reason="installed with GUANDAN_PURE=1: nothing compiled")
@@ -39,7 +39,7 @@ def test_the_install_compiles_the_engine_modules_setup_names() -> None:
 #: tables from another hand), each play's readings, and beats between them; printed as JSON.
 _TRACE = """
 import json, random
-from guandan.cards import RANKS, deal, parse_cards, format_cards
+from guandan.cards import RANKS, shuffled_hands, parse_cards, format_cards
 from guandan.plays import legal_plays
 from guandan.readings import beats, classify
 from guandan.players.compiled import compiled_modules
@@ -52,7 +52,7 @@ def show(p):
 rng = random.Random(23)
 out = []
 for i in range(26):
-    hands = deal(rng)
+    hands = shuffled_hands(rng)
     level = RANKS[i % 13]
     for every in (False, True):
         plays = legal_plays(hands[1], level, every=every)
@@ -67,7 +67,7 @@ out.append(format_cards(parse_cards("h7 s10 ♠9 BJ lj")))
 # Whole deals played by seeded random choices through Deal, with clones along the way.
 from guandan.deal import Deal
 for i in range(12):
-    d = Deal(deal(rng), level=RANKS[i % 13], leader=1 + i % 4)
+    d = Deal(shuffled_hands(rng), level=RANKS[i % 13], leader=1 + i % 4)
     while d.to_act is not None:
         actions = d.legal_actions()
         if d.turn_count % 7 == 3:
@@ -76,7 +76,7 @@ for i in range(12):
     out.append(d.finish_order)
 # And by Deal.play_out, the loop in compiled code.
 for i in range(6):
-    d = Deal(deal(rng), level=RANKS[(5 * i) % 13], leader=1 + i % 4)
+    d = Deal(shuffled_hands(rng), level=RANKS[(5 * i) % 13], leader=1 + i % 4)
     d.play_out(rng)
     out.append([d.finish_order, [(s, None if p is None else show(p)) for s, p in d.turns]])
 engine = Path(guandan.__file__).resolve().parent

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from guandan import make_player
-from guandan.cards import RANKS, Card, parse_cards
-from guandan.cards import deal as deal_cards
-from guandan.deal import PASS, Deal, GiftBounds, Move, Pass, deal_unseen
+from guandan.cards import RANKS, Card, parse_cards, shuffled_hands
+from guandan.deal import PASS, Deal, Move, Pass
 from guandan.match import Match, Observation
 from guandan.plays import legal_plays as plays_of
 from guandan.readings import KINDS, Reading, classify, read_as
+from guandan.sampling import GiftBounds, place_unseen
 
 
 class Hand:
@@ -481,7 +481,7 @@ def test_sampling_keeps_a_gift_with_its_receiver_and_caps_its_giver() -> None:
 
 
 def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
-    """``deal_unseen`` honours every bound at once (known cards, caps, a giver's gift and
+    """``place_unseen`` honours every bound at once (known cards, caps, a giver's gift and
     spare, the big jokers after an exemption), places each card only where the cards still to
     come fit (Hall's condition), and says None only when no deal fits."""
     none = GiftBounds({}, {}, ())
@@ -490,7 +490,7 @@ def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
     pool = Counter(parse_cards("S3 S4 SA HA SK HK D5 D6"))
     bounds = GiftBounds({3: 10}, {3: 0}, ())
     for i in range(200):
-        hands = deal_unseen(pool, {2: 2, 3: 2, 4: 4}, {}, bounds, "2", random.Random(i),
+        hands = place_unseen(pool, {2: 2, 3: 2, 4: 4}, {}, bounds, "2", random.Random(i),
                             caps={2: 4})
         assert hands is not None
         assert sorted(hands[2]) == sorted(parse_cards("S3 S4"))
@@ -499,7 +499,7 @@ def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
     # With a spare card above the gift, one high card may go to seat 3, and does at times.
     spare = GiftBounds({3: 10}, {3: 1}, ())
     seen = Counter(sum(c.rank in "AK" for c in h[3]) for h in (
-        deal_unseen(pool, {2: 2, 3: 2, 4: 4}, {}, spare, "2", random.Random(i), caps={2: 4})
+        place_unseen(pool, {2: 2, 3: 2, 4: 4}, {}, spare, "2", random.Random(i), caps={2: 4})
         for i in range(200)) if h is not None)
     assert set(seen) == {0, 1} and sum(seen.values()) == 200
     # Bounds that do not nest (seat 2 up to a nine with one spare card, seat 4 up to a three,
@@ -508,25 +508,25 @@ def test_the_dealer_finds_a_deal_wherever_one_fits() -> None:
     pool = Counter(parse_cards("H2 H2 S4 SA"))
     bounds = GiftBounds({2: 9, 4: 3}, {2: 1, 4: 0}, ())
     for i in range(60):
-        hands = deal_unseen(pool, {2: 2, 3: 1, 4: 1}, {}, bounds, "2", random.Random(i),
+        hands = place_unseen(pool, {2: 2, 3: 1, 4: 1}, {}, bounds, "2", random.Random(i),
                             caps={3: 13})
         assert hands is not None
         assert (sorted(hands[2]), hands[3], hands[4]) == (
             sorted(parse_cards("H2 SA")), parse_cards("S4"), parse_cards("H2"))
     # Known cards go first; the big jokers after an exemption go to the givers.
     pool = Counter(parse_cards("BJ BJ S3 S4 S5 S6"))
-    hands = deal_unseen(pool, {2: 2, 3: 2, 4: 2}, {3: Counter(parse_cards("S6"))},
+    hands = place_unseen(pool, {2: 2, 3: 2, 4: 2}, {3: Counter(parse_cards("S6"))},
                         GiftBounds({}, {}, (2, 4)), "2", random.Random(0))
     assert hands is not None and parse_cards("S6")[0] in hands[3]
     assert sum(c.rank == "BJ" for s in (2, 4) for c in hands[s]) == 2
     # No deal fits: None (the caller decides); cards beyond the room are left out.
-    assert deal_unseen(Counter(parse_cards("SA HA")), {2: 1, 3: 1}, {}, none, "2",
+    assert place_unseen(Counter(parse_cards("SA HA")), {2: 1, 3: 1}, {}, none, "2",
                        random.Random(0), caps={2: 4, 3: 4}) is None
     # ... also when one card only fits nowhere, with room to spare for it by the counts.
     pool = Counter(parse_cards("SA S3 S4 S5 S6 S7"))
-    assert deal_unseen(pool, {2: 2, 3: 2, 4: 2}, {}, none, "2", random.Random(0),
+    assert place_unseen(pool, {2: 2, 3: 2, 4: 2}, {}, none, "2", random.Random(0),
                        caps={2: 10, 3: 10, 4: 10}) is None
-    hands = deal_unseen(Counter(parse_cards("S3 S4 S5")), {2: 1, 3: 1}, {}, none, "2",
+    hands = place_unseen(Counter(parse_cards("S3 S4 S5")), {2: 1, 3: 1}, {}, none, "2",
                         random.Random(0))
     assert hands is not None and len(hands[2]) == len(hands[3]) == 1 and 0 not in hands
 
@@ -546,7 +546,7 @@ def test_play_out_plays_legal_actions_to_the_end_from_its_seed() -> None:
     plays the same turns; the deal it was cloned from does not change."""
     rng = random.Random(8)
     for i in range(6):
-        base = Deal(deal_cards(rng), RANKS[i], 1 + i % 4)
+        base = Deal(shuffled_hands(rng), RANKS[i], 1 + i % 4)
         for _ in range(5 + i):  # into the hand a little
             acts = base.legal_actions()
             base.apply(acts[rng.randrange(len(acts))])
@@ -586,7 +586,7 @@ def test_every_distinct_play_is_listed_by_the_deal_as_legal_plays_lists_it() -> 
     PASS when following, at every decision of seeded random hands; each listed play is taken."""
     rng = random.Random(7)
     for _ in range(20):
-        d = Deal(deal_cards(rng), "5", 1)
+        d = Deal(shuffled_hands(rng), "5", 1)
         while not d.over:
             seat = d.to_act
             assert seat is not None

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from guandan import PASS, Card, Match, Observation, Reading, make_player
 from guandan.cards import full_deck, parse_cards
-from guandan.match import Pass, deal_for
+from guandan.match import Pass, dealt_hands
 from guandan.players.base import Player
 from guandan.readings import beats, read_as
 from guandan.records import replay_records
@@ -66,12 +66,12 @@ def test_pass_singleton() -> None:
 
 def test_deals_depend_only_on_seed_match_and_hand() -> None:
     a, b = Match("site", seed=4), Match("nanjing", seed=4)
-    assert a.deal == b.deal == deal_for(4, 1, 1)
-    assert Match("site", seed=4, match_number=2).deal != a.deal
+    assert a.dealt_hands == b.dealt_hands == dealt_hands(4, 1, 1)
+    assert Match("site", seed=4, match_number=2).dealt_hands != a.dealt_hands
     play_to_hand(a, 2, bots("greedy"))
     play_to_hand(b, 2, bots("random"))
-    assert a.deal == b.deal == deal_for(4, 1, 2)
-    assert Counter(c for s in (1, 2, 3, 4) for c in a.deal[s]) == Counter(full_deck())
+    assert a.dealt_hands == b.dealt_hands == dealt_hands(4, 1, 2)
+    assert Counter(c for s in (1, 2, 3, 4) for c in a.dealt_hands[s]) == Counter(full_deck())
 
 
 def test_illegal_actions_change_nothing() -> None:
@@ -298,8 +298,9 @@ def test_parse_cards_exported() -> None:
 @pytest.mark.parametrize(
     "module",
     ["guandan.cards", "guandan.readings", "guandan.plays",
-     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.levels",
-     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena", "guandan",
+     "guandan.presets", "guandan.seats", "guandan.tribute", "guandan.deal", "guandan.sampling",
+     "guandan.levels",
+     "guandan.match", "guandan.records", "guandan.cli", "guandan.arena.stats", "guandan",
      "guandan.players.random", "guandan.players.greedy", "guandan.players.heuristic",
      "guandan.players.search", "guandan.players.playout", "guandan.players.tracker",
      "guandan.players.decompose",

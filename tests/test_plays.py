@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from guandan.cards import RANKS, SUITS, Card, deal, full_deck, parse_cards
+from guandan.cards import RANKS, SUITS, Card, full_deck, parse_cards, shuffled_hands
 from guandan.plays import legal_plays
 from guandan.readings import Reading, beats, classify
 
@@ -215,7 +215,7 @@ def test_rich_hand_matches_oracle(hand_level: tuple[list[Card], str]) -> None:
 @settings(FAST, max_examples=30)
 @given(st.integers(0, 10**6), st.sampled_from(RANKS), st.integers(1, 4))
 def test_dealt_hand_matches_oracle(seed: int, level: str, seat: int) -> None:
-    hand = deal(random.Random(seed))[seat]
+    hand = shuffled_hands(random.Random(seed))[seat]
     plays = legal_plays(hand, level)
     check_plays(hand, level, plays)
     oracle = windowed_readings(hand, level)
@@ -251,7 +251,7 @@ def sigs(cards: str, level: str, table: str | None = None, table_as: Sig | None 
 
 def test_27_card_hand_count_is_stable() -> None:
     """A dealt hand: the same plays whatever the order of the cards, and a pinned count."""
-    hand = deal(random.Random(2024))[1]
+    hand = shuffled_hands(random.Random(2024))[1]
     plays = legal_plays(hand, "2")
     again = legal_plays(list(reversed(hand)), "2")
     shuffled = list(hand)
@@ -553,7 +553,7 @@ def test_every_rich_hand_matches_oracle(hand_level: tuple[list[Card], str]) -> N
 @settings(FAST, max_examples=8)
 @given(st.integers(0, 10**6), st.sampled_from(RANKS))
 def test_every_on_a_dealt_hand_matches_oracle(seed: int, level: str) -> None:
-    hand = deal(random.Random(seed))[1]
+    hand = shuffled_hands(random.Random(seed))[1]
     got = every_keys(hand, level)
     want = {every_key(r) for r in windowed_all(hand, level)}
     assert got == want, describe_every(hand, level, got, want)
@@ -614,7 +614,7 @@ def test_every_bomb_counts_its_wilds() -> None:
 
 def test_every_lists_more_than_the_default_on_a_dealt_hand() -> None:
     """The same kinds, ranks and sizes as the default, with more plays behind them."""
-    hand = deal(random.Random(2024))[1]
+    hand = shuffled_hands(random.Random(2024))[1]
     every = legal_plays(hand, "2", every=True)
     default = legal_plays(hand, "2")
     assert {sig(p) for p in every} == {sig(p) for p in default}
@@ -628,7 +628,7 @@ def test_what_legal_plays_keeps_changes_no_result() -> None:
 
     rng = random.Random(11)
     for _ in range(20):
-        hands = deal(rng)
+        hands = shuffled_hands(rng)
         level = rng.choice(RANKS)
         tables: list[Reading | None] = [None, *rng.sample(legal_plays(hands[2], level), 6)]
 
@@ -644,7 +644,7 @@ def test_what_legal_plays_keeps_changes_no_result() -> None:
         fresh = []
         for every in (False, True, False):
             for t in tables:
-                guandan.plays._VIEWS.clear()
+                guandan.plays.forget_analysed()
                 fresh.append(shown(legal_plays(hands[1], level, t, every=every)))
         assert again == fresh
 
@@ -657,11 +657,11 @@ def test_following_lists_what_filtering_every_play_by_the_table_lists() -> None:
 
     rng = random.Random(231)
     for _ in range(12):
-        hands = deal(rng)
+        hands = shuffled_hands(rng)
         level = rng.choice(RANKS)
         tables = legal_plays(hands[2], level) + legal_plays(hands[3], level)
         for order in (tables, tables[::-1]):
-            guandan.plays._VIEWS.clear()
+            guandan.plays.forget_analysed()
             for every in (False, True):
                 whole = legal_plays(hands[1], level, every=every)
                 for t in order:

@@ -205,7 +205,7 @@ class _Table:
         deal = self.match.current_deal
         self.deal: Deal | None = None if deal is None else deal.clone()
         if self.deal is None:  # never on a first hand; kept apart from the Match's anyway
-            self.exchange = TributeExchange(self.match.deal, self.level, preset, None)
+            self.exchange = TributeExchange(self.match.dealt_hands, self.level, preset, None)
         self.log: list[Action] = []  # the match's turns, for the Match view
         self.synced = 0
         self.watched = False  # asked for its Match: then kept in step at each hand's end

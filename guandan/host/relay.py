@@ -108,7 +108,7 @@ class QueuedPeer(Peer):
 _CLOSED = object()
 
 
-def pos(seat: int) -> int:
+def protocol_pos(seat: int) -> int:
     """The protocol's position of our seat (seats 1-4 are positions 0-3)."""
     return seat - 1
 
@@ -193,9 +193,9 @@ def act_message(obs: Observation, wire: list[list[Any]], last: tuple[int, Action
         "selfRank": obs.team_levels[own],
         "oppoRank": obs.team_levels[other],
         "curRank": level,
-        "curPos": pos(last[0]) if last is not None else -1,
+        "curPos": protocol_pos(last[0]) if last is not None else -1,
         "curAction": _wire_action(last[1]) if last is not None else None,
-        "greaterPos": pos(table.seat) if table is not None else -1,
+        "greaterPos": protocol_pos(table.seat) if table is not None else -1,
         "greaterAction": play_to_wire(table.play) if table is not None else None,
         "actionList": wire,
         "indexRange": len(wire) - 1,
@@ -317,17 +317,17 @@ class Relay:
             self._held[seat] = list(obs.hand)
             own = team_of(seat)
             other = "24" if own == "13" else "13"
-            self._send(seat, {"type": "notify", "stage": "beginning", "myPos": pos(seat),
+            self._send(seat, {"type": "notify", "stage": "beginning", "myPos": protocol_pos(seat),
                               "handCards": cards_to_wire(dealt, obs.level),
                               "curRank": obs.level, "selfRank": obs.team_levels[own],
                               "oppoRank": obs.team_levels[other]})
             kind = obs.tribute.kind
             if kind in ("single", "double"):
                 self._send(seat, {"type": "notify", "stage": "tribute", "result": [
-                    [pos(g.giver), pos(g.receiver), card_to_wire(g.card)]
+                    [protocol_pos(g.giver), protocol_pos(g.receiver), card_to_wire(g.card)]
                     for g in obs.tribute.gifts]})
             elif kind == "exempt" and previous is not None:
-                anti = [pos(s) for s in givers(previous)]
+                anti = [protocol_pos(s) for s in givers(previous)]
                 self._send(seat, {"type": "notify", "stage": "anti-tribute",
                                   "antiNum": len(anti), "antiPos": anti})
 
@@ -344,16 +344,16 @@ class Relay:
         self._last = (seat, action)
         wire = _wire_action(action)
         if isinstance(action, Reading):
-            greater: tuple[int, list[Any] | None] = (pos(seat), wire)
+            greater: tuple[int, list[Any] | None] = (protocol_pos(seat), wire)
             if seat in self._held:
                 for c in action.cards:
                     self._held[seat].remove(c)
         else:
             table = before.table
-            greater = ((pos(table.seat), play_to_wire(table.play)) if table is not None
+            greater = ((protocol_pos(table.seat), play_to_wire(table.play)) if table is not None
                        else (-1, None))
         for s in list(self._peers):
-            self._send(s, {"type": "notify", "stage": "play", "curPos": pos(seat),
+            self._send(s, {"type": "notify", "stage": "play", "curPos": protocol_pos(seat),
                            "curAction": wire, "greaterPos": greater[0],
                            "greaterAction": greater[1]})
         if len(match.records) > self._records:
@@ -365,7 +365,7 @@ class Relay:
             obs = match.observation(s)
             self._held[s] = list(obs.hand)
             self._send(s, {"type": "notify", "stage": "back", "result": [
-                [pos(r.giver), pos(r.receiver), card_to_wire(r.card)]
+                [protocol_pos(r.giver), protocol_pos(r.receiver), card_to_wire(r.card)]
                 for r in obs.tribute.returns]})
 
     def _end_hand(self, match: Match) -> None:
@@ -384,8 +384,8 @@ class Relay:
         for s in list(self._peers):
             rest = self._held.get(s, [])
             self._send(s, {"type": "notify", "stage": "episodeOver",
-                           "order": [pos(x) for x in order], "curRank": record["level"],
-                           "restCards": [[pos(s), cards_to_wire(rest, record["level"])]]
+                           "order": [protocol_pos(x) for x in order], "curRank": record["level"],
+                           "restCards": [[protocol_pos(s), cards_to_wire(rest, record["level"])]]
                            if rest else []})
         if match.final_winner is not None:
             self._game_over()

@@ -61,20 +61,17 @@ if TYPE_CHECKING:
 FOLLOW_SLACK = (0.25, 0.8, 99.0)
 #: Extra cost of spending a big card (level rank or a joker) on a small trick when calm.
 CONTROL_KEEP = 0.35
-#: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays;
-#: in two only, once an opponent has been seen bombing while calm (``Tracker.bombs_readily``),
-#: since such a player bombs back. 3 (with that wait) won 53.0% of 4,000 hands against the same
-#: heuristic with 2 (``bench/ai_figures.md``, stop 33).
+#: Calm, a bomb takes the lead from an opponent when the hand then goes out in this many plays
+#: (in two only once an opponent has been seen bombing while calm, ``Tracker.bombs_readily``,
+#: since such a player bombs back): taking the lead is worth a bomb when the hand is that close
+#: to going out (docs/ai-notebook.md has the arena runs behind this and the next constants).
 BOMB_FINISH: Final = 3
 #: Against opponents who bomb readily (and with ``bomb_finish`` 2, always).
 BOMB_FINISH_READY: Final = 2
 #: The race (``tracker.race_on``; 0: no race at all): once an opponent holds this many cards or
 #: fewer, or the partner ``RACE_PARTNER`` or fewer, a bomb takes an opponent's play the heuristic
-#: would not follow cheaply otherwise (as the competition's ``ai2`` does from 10 cards). Off:
-#: measured at stop 38 (bench/ai_figures.md), at 14 the heuristic won 51.9% of 2,000 hands
-#: against itself without it and 126 of 200 against ``ai2`` (120 without), but 221 of 300 against
-#: ``ai3`` (226), and the search with it won no more against ``ai2`` (+26 / -24 hands of 300) and
-#: fewer against ``ai3`` (+22 / -31 of 600) and ``ai6`` (+9 / -16 of 300).
+#: would not follow cheaply otherwise (as the competition's ``ai2`` does from 10 cards). Off,
+#: since racing won about as many hands against some opponents as it lost against others.
 RACE: Final = 0
 
 
@@ -131,7 +128,7 @@ class View:
         return any(not t.cannot_beat(s, play) for s in opps)
 
 
-def _r(ko: str, en: str, code: str = "", **values: object) -> Reason:
+def _reason(ko: str, en: str, code: str = "", **values: object) -> Reason:
     """A reason in words, and as a code with its values (``describe.REASON_CODES``)."""
     return Reason(ko=ko, en=en, code=code, params=reason_params(**values))
 
@@ -238,15 +235,15 @@ class HeuristicCore:
             p = _match_part(d.parts[0], plays) or max(plays, key=lambda r: len(r.cards))
             if len(p.cards) == len(v.hand):
                 ko, en = play_names(p)
-                return p, _r(f"{ko}(으)로 남은 패를 모두 내고 나갑니다.",
-                             f"Go out with the {en}, the whole hand.", "go_out", play=p)
+                return p, _reason(f"{ko}(으)로 남은 패를 모두 내고 나갑니다.",
+                                  f"Go out with the {en}, the whole hand.", "go_out", play=p)
         matched = [(part, _match_part(part, plays)) for part in d.parts]
         parts = [(part, r) for part, r in matched if r is not None]
         if not parts:
             p = min(plays, key=lambda r: (r.power, r.key))
             ko, en = play_names(p)
-            return p, _r(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.",
-                         "lead_weakest", play=p)
+            return p, _reason(f"가장 약한 {ko}(으)로 선출합니다.", f"Lead the weakest play, {en}.",
+                              "lead_weakest", play=p)
 
         # Finishing: every part but one wins its trick: cash the plain winners first, go out
         # with the last; bombs wait, since they win whenever they are played.
@@ -259,7 +256,7 @@ class HeuristicCore:
             if len(loose) <= 1 and sure:
                 _, r = min(sure, key=lambda x: -len(x[1].cards))
                 ko, en = play_names(r)
-                return r, _r(
+                return r, _reason(
                     f"{ko}은(는) 아무도 이기지 못하니 먼저 내어 선을 잡고, 남은 {len(parts) - 1}"
                     f"개 조합으로 나갑니다.",
                     f"Nobody can beat the {en}: take the lead with it, then go out with the "
@@ -275,7 +272,7 @@ class HeuristicCore:
             if same:
                 r = min(same, key=lambda x: x.key)
                 ko, en = play_names(r)
-                return r, _r(
+                return r, _reason(
                     f"동료가 {pc}장 남았으니 따라 낼 수 있게 가장 낮은 {ko}을(를) 선출합니다.",
                     f"Partner holds {pc} card(s): lead the lowest {en} so they can follow and "
                     f"go out.", "lead_for_partner", play=r, n=pc)
@@ -293,17 +290,17 @@ class HeuristicCore:
             ko, en = play_names(r)
             danger = any(v.counts[s] <= 2 for s in opps) and len(safe) < len(normal)
             if danger:
-                return r, _r(
+                return r, _reason(
                     f"상대가 곧 나갈 수 있어 받기 어려운 {ko}(으)로 선출합니다.",
                     f"An opponent is nearly out: lead the {en}, which they cannot follow as "
                     f"easily.", "lead_hard_to_follow", play=r, n=low_opp)
             if per_card != self.lead_size and len(r.cards) > 1:
-                return r, _r(
+                return r, _reason(
                     f"상대가 긴 조합부터 내니 이쪽도 받기 어려운 긴 조합, {ko}부터 선출합니다.",
                     f"The opponents lead their long plays first: lead yours first too, the "
                     f"{en}, while it is hard to follow.", "lead_long_first", play=r,
                     n=d.plays)
-            return r, _r(
+            return r, _reason(
                 f"패를 {d.plays}개 조합으로 나눠 가장 약한 {ko}부터 선출합니다.",
                 f"The hand splits into {d.plays} plays: lead the weakest, the {en}.",
                 "lead_split", play=r, n=d.plays)
@@ -311,14 +308,14 @@ class HeuristicCore:
             # Only risky plays: lead the strongest of them, so the opponent needs more.
             r = max((r for _, r in normal), key=lambda x: (len(x.cards), x.key))
             ko, en = play_names(r)
-            return r, _r(f"상대가 곧 나갈 수 있어 가장 강한 {ko}(으)로 막습니다.",
-                         f"An opponent is nearly out: lead the strongest, the {en}.",
-                         "lead_strongest_block", play=r, n=low_opp)
+            return r, _reason(f"상대가 곧 나갈 수 있어 가장 강한 {ko}(으)로 막습니다.",
+                              f"An opponent is nearly out: lead the strongest, the {en}.",
+                              "lead_strongest_block", play=r, n=low_opp)
         r = min((r for _, r in parts), key=lambda x: (x.power, x.key))
         ko, en = play_names(r)
-        return r, _r(f"폭탄만 남아 가장 작은 {ko}(으)로 선출합니다.",
-                     f"Only bombs are left: lead the smallest, the {en}.",
-                     "lead_smallest_bomb", play=r)
+        return r, _reason(f"폭탄만 남아 가장 작은 {ko}(으)로 선출합니다.",
+                          f"Only bombs are left: lead the smallest, the {en}.",
+                          "lead_smallest_bomb", play=r)
 
     def follow(self, v: View) -> tuple[Reading | None, Reason]:
         assert v.table is not None
@@ -326,14 +323,14 @@ class HeuristicCore:
         t_ko, t_en = play_names(table)
         plays = v.plays
         if not plays:
-            return None, _r(f"{t_ko}을(를) 이길 패가 없어 패스합니다.",
-                            f"Nothing beats the {t_en}: pass.", "pass_nothing_beats",
-                            table=table)
+            return None, _reason(f"{t_ko}을(를) 이길 패가 없어 패스합니다.",
+                                 f"Nothing beats the {t_en}: pass.", "pass_nothing_beats",
+                                 table=table)
         for p in plays:
             if len(p.cards) == len(v.hand):
                 ko, en = play_names(p)
-                return p, _r(f"{ko}(으)로 마지막 패를 내고 나갑니다.",
-                             f"Go out with the {en}: it is the whole hand.", "go_out", play=p)
+                return p, _reason(f"{ko}(으)로 마지막 패를 내고 나갑니다.",
+                                  f"Go out with the {en}: it is the whole hand.", "go_out", play=p)
         if owner == v.partner:
             return self.follow_partner(v)
         return self.follow_opponent(v)
@@ -351,15 +348,15 @@ class HeuristicCore:
                 sure = [p for p in normal if not v.beatable(p)]
                 p = min(sure, key=lambda x: x.key) if sure else max(normal, key=lambda x: x.key)
                 ko, en = play_names(p)
-                return p, _r(
+                return p, _reason(
                     f"다음 상대가 {v.counts[nxt]}장 남아 동료의 {t_ko}을(를) 넘을 수 있으니 "
                     f"{ko}(으)로 막습니다.",
                     f"The next opponent holds {v.counts[nxt]} card(s) and could beat partner's "
                     f"{t_en}: block with the {en}.", "block_for_partner", play=p, table=table,
                     n=v.counts[nxt])
-        return None, _r(f"동료의 {t_ko}이(가) 이기고 있어 넘지 않고 패스합니다.",
-                        f"Partner's {t_en} is winning: pass rather than overtake it.",
-                        "pass_partner_winning", table=table)
+        return None, _reason(f"동료의 {t_ko}이(가) 이기고 있어 넘지 않고 패스합니다.",
+                             f"Partner's {t_en} is winning: pass rather than overtake it.",
+                             "pass_partner_winning", table=table)
 
     def follow_opponent(self, v: View) -> tuple[Reading | None, Reason]:
         assert v.table is not None
@@ -384,16 +381,17 @@ class HeuristicCore:
             p = best[3]
             ko, en = play_names(p)
             if urgency == 2:
-                return p, _r(f"상대가 곧 나갈 수 있어 {ko}(으)로 {t_ko}을(를) 막습니다.",
-                             f"An opponent is about to go out: stop the {t_en} with the {en}.",
-                             "stop_opponent", play=p, table=table, n=v.lowest_opponent())
+                return p, _reason(f"상대가 곧 나갈 수 있어 {ko}(으)로 {t_ko}을(를) 막습니다.",
+                                  f"An opponent is about to go out: stop the {t_en} with the {en}.",
+                                  "stop_opponent", play=p, table=table, n=v.lowest_opponent())
             if best[0] <= -0.5:
-                return p, _r(f"패 구성에 있던 {ko}(으)로 {t_ko}을(를) 받습니다.",
-                             f"Beat the {t_en} with the {en}, a play the hand holds anyway.",
-                             "follow_fits_hand", play=p, table=table)
-            return p, _r(f"{ko}(으)로 {t_ko}을(를) 이겨 선을 노립니다; 패를 크게 깨지 않습니다.",
-                         f"Beat the {t_en} with the {en} for the lead; it costs the hand little.",
-                         "follow_for_lead", play=p, table=table)
+                return p, _reason(f"패 구성에 있던 {ko}(으)로 {t_ko}을(를) 받습니다.",
+                                  f"Beat the {t_en} with the {en}, a play the hand holds anyway.",
+                                  "follow_fits_hand", play=p, table=table)
+            return p, _reason(
+                f"{ko}(으)로 {t_ko}을(를) 이겨 선을 노립니다; 패를 크게 깨지 않습니다.",
+                f"Beat the {t_en} with the {en} for the lead; it costs the hand little.",
+                "follow_for_lead", play=p, table=table)
         bombs = [p for p in v.plays if p.power]
         if bombs:
             after_plays = {id(p): self._plays_after(v.hand, p, level) for p in bombs}
@@ -415,35 +413,35 @@ class HeuristicCore:
                 ko, en = play_names(p)
                 if race:
                     n = min(v.counts[s] for s in SEATS if s != v.seat and v.counts[s] > 0)
-                    return p, _r(
+                    return p, _reason(
                         f"{n}장만 남은 사람이 있어 승부처입니다: {ko}(으)로 {t_ko}을(를) 끊고 "
                         f"선을 잡습니다.",
                         f"Someone holds only {n}: the race is on, so cut the {t_en} with the "
                         f"{en} and take the lead.", "bomb_race", play=p, table=table, n=n)
                 if urgency >= 1:
-                    return p, _r(
+                    return p, _reason(
                         f"상대 패가 얼마 남지 않아 {ko}(으)로 {t_ko}을(를) 끊습니다.",
                         f"An opponent is running low: cut the {t_en} with the {en}.",
                         "bomb_cut", play=p, table=table, n=v.lowest_opponent())
                 k = after_plays[id(p)]
                 if sure:  # a sure bomb (bomb timing)
-                    return p, _r(
+                    return p, _reason(
                         f"남은 패 중 {ko}을(를) 이길 폭탄이 없으니 선을 잡고 {k}개 조합으로 "
                         f"나갑니다.",
                         f"No unseen bomb can beat the {en}: take the lead with it, then {k} "
                         f"plays take the hand out.", "bomb_sure", play=p, n=k)
-                return p, _r(
+                return p, _reason(
                     f"{ko}(으)로 선을 잡으면 남은 {k}개 조합으로 나갈 수 있습니다.",
                     f"Take the lead with the {en}: then {k} play(s) take the hand out.",
                     "bomb_to_finish", play=p, n=k)
         if best is None:
-            return None, _r(f"{t_ko}을(를) 폭탄으로만 이길 수 있어 폭탄을 아끼고 패스합니다.",
-                            f"Only a bomb beats the {t_en}: keep the bomb and pass.",
-                            "pass_keep_bomb", table=table)
+            return None, _reason(f"{t_ko}을(를) 폭탄으로만 이길 수 있어 폭탄을 아끼고 패스합니다.",
+                                 f"Only a bomb beats the {t_en}: keep the bomb and pass.",
+                                 "pass_keep_bomb", table=table)
         ko, en = play_names(best[3])
-        return None, _r(f"{ko}(으)로 받으면 패가 깨지므로 패스합니다.",
-                        f"Beating the {t_en} with the {en} would break the hand: pass.",
-                        "pass_keep_shape", play=best[3], table=table)
+        return None, _reason(f"{ko}(으)로 받으면 패가 깨지므로 패스합니다.",
+                             f"Beating the {t_en} with the {en} would break the hand: pass.",
+                             "pass_keep_shape", play=best[3], table=table)
 
     @staticmethod
     def _plays_after_card(hand: Sequence[Card], card: Card, level: str) -> int:
@@ -471,7 +469,7 @@ class HeuristicCore:
             # that leaves this hand with no more plays to make.
             best = min(cards, key=lambda c: (self._plays_after_card(hand, c, level),
                                              -c.strength(level), c.index))
-            return best, _r(
+            return best, _reason(
                 f"{best.notation}을(를) 동료에게 돌려줍니다: 패에 필요 없는 카드 중 가장 높은 "
                 f"카드입니다.",
                 f"Return the {best.notation} to your partner: the highest card your hand can "
@@ -486,12 +484,12 @@ class HeuristicCore:
                 kr = _part_reading(kept, hand, level)
                 if kr is not None:
                     ko, en = play_names(kr)
-                    return best, _r(
+                    return best, _reason(
                         f"{best.notation}을(를) 돌려줍니다: 더 낮은 {weakest.notation}은(는) "
                         f"{ko}에 필요합니다.",
                         f"Return the {best.notation}: the lower {weakest.notation} belongs to "
                         f"your {en}.", "return_keeps_play", card=best, play=kr)
-        return best, _r(
+        return best, _reason(
             f"{best.notation}을(를) 돌려줍니다: 패 구성에 가장 덜 필요한 카드입니다.",
             f"Return {best.notation}: the hand's split needs it least.",
             "return_least_needed", card=best)

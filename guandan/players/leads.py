@@ -33,9 +33,8 @@ from guandan.readings import SEQUENCE_KINDS, Reading
 
 #: The heuristic's lead order: a play's weakness rises by this much per card past the first.
 #: 0: the weakest play first, whatever its length. Leading long plays first (0.1) won more
-#: hands against the competition's bots (+34 / -18 of 1,200 against ``ai3``) and fewer against
-#: our own heuristic (46.6% of 2,000 hands), so the heuristic leads so only against seats that
-#: do (``ANSWER_SIZE``).
+#: hands against the competition's bots and fewer against our own heuristic, so the heuristic
+#: leads so only against seats that do (``ANSWER_SIZE``).
 LEAD_SIZE: Final = 0.0
 #: The lead order the heuristic answers a careless opponent with (None: never changes).
 ANSWER_SIZE: Final = 0.1

@@ -33,6 +33,11 @@ It stops sampling when its time budget (``budget_ms``, default 260 ms) or its sa
 ``samples`` samples and is fully repeatable. Its random numbers come from its seed and the
 observation only, so one observation always gives one decision at a fixed sample count.
 
+Variants are built with constructor arguments, never by patching the module (which, compiled,
+would change nothing it calls): ``draw`` draws the hidden cards of each sampled deal in place of
+step 2 (``RealHands``: an oracle that sees the real deal), and ``playout`` plays each candidate
+out in place of step 3's fast policy (see ``HandsDraw`` and ``PlayOutPolicy``).
+
 >>> from guandan.match import Match
 >>> m = Match(seed=1)
 >>> p = SearchPlayer(samples=4, budget_ms=None)
@@ -45,12 +50,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from guandan.cards import Card
-from guandan.deal import PASS, Deal, GiftBounds
+from guandan.deal import PASS, Deal
 from guandan.players.base import Reason
 from guandan.players.decompose import decompose
 from guandan.players.describe import play_names, reason_params
@@ -77,67 +82,55 @@ from guandan.players.playout import (
 from guandan.players.tracker import Tracker, remove_cards
 from guandan.plays import legal_plays
 from guandan.readings import Reading
+from guandan.sampling import GiftBounds
 from guandan.seats import SEATS, partner
 
 if TYPE_CHECKING:
     from guandan.match import Action, Observation
 
-#: Default time budget per decision, in milliseconds. At stop 12, on a fast day, 180 ms stopped
-#: about one search in six before its sample limit, and 240 ms (with the calm passes read) won
-#: no more hands (bench/ai_figures.md). On the slower days since (the machine about three times
-#: slower) 180 ms stopped about half the searches, after 22 sampled deals on average
-#: (bench/search_samples.py), so the budget is now as long as the goal of a p95 within 300 ms
-#: leaves room for: the last sample runs past it (p95 269 ms on such a day).
+# Why each value below is what it is was measured in arenas; the runs and their figures are in
+# docs/ai-notebook.md, under the constant's name.
+
+#: Time budget per decision, in milliseconds: as long as a decision may take on a slow machine
+#: with the 95th percentile still under 300 ms (the last sample runs past it).
 DEFAULT_BUDGET_MS: Final = 260.0
-#: Default greatest number of sampled deals per decision.
+#: Greatest number of sampled deals per decision: beyond it the choice barely changes.
 DEFAULT_SAMPLES: Final = 64
-#: The search runs once some seat holds at most this many cards; before that the heuristic
-#: decides alone. 27 (every decision of the hand) is the default: bench/search_tune.py measured
-#: 50.9% of hands against the heuristic when searching from 12 cards, 54.5% from the first trick.
+#: The search runs once some seat holds at most this many cards, before that the heuristic
+#: decides alone; 27 searches every decision, which won more hands than searching late only.
 ENDGAME_CARDS: Final = 27
 #: A finish scores ``WIN_WEIGHT`` for the hand won (or minus it for the hand lost) plus
-#: ``LEVEL_WEIGHT`` times the levels it moves. Weighing the hand win first measured better than
-#: scoring levels alone (bench/search_tune.py: 50.9% against 48.3% of hands).
+#: ``LEVEL_WEIGHT`` times the levels it moves: winning the hand comes first, the margin second,
+#: which won more hands than scoring the levels alone.
 WIN_WEIGHT: Final = 1.0
 LEVEL_WEIGHT: Final = 0.1
 #: The heuristic's choice is kept unless another candidate scores better by ``KEEP_MARGIN``
-#: and by ``KEEP_Z`` standard errors of the paired difference over the same sampled deals.
-#: Stop 30 raised them from 0.04 and 1.0: the looser test let through departures that were
-#: the noise of a few sampled deals, and the heuristic's own play-outs favour them against
-#: players unlike it (bench/ai_figures.md, "Stop 30"). At 16 samples, against the heuristic,
-#: 54.75% of 400 hands (51.00% before); at 64, 61.5% of 200 (59.5%); against two `ai6` bots,
-#: 90.0% of 300 hands (85.3%; the heuristic 92.0%); `ai3` 76.3% (73.0%; the heuristic 72.0%);
-#: against `ai2` 60.3% (60.3%). 3.0 kept the bots' figures (92.7% against `ai6`) but lost
-#: the gain over the heuristic (53.5% at 64).
+#: and by ``KEEP_Z`` standard errors of the paired difference over the same sampled deals:
+#: a looser test lets through departures that are the noise of a few samples, which the
+#: heuristic's own play-outs favour against players unlike it.
 KEEP_MARGIN: Final = 0.1
 KEEP_Z: Final = 2.0
 #: After at least ``MIN_SAMPLES``, a candidate that trails the heuristic's choice by ``STOP_Z``
-#: standard errors is dropped, and sampling stops once every other candidate is.
+#: standard errors is dropped, and sampling stops once every other candidate is, so that the
+#: samples go to the candidates still in question.
 MIN_SAMPLES: Final = 8
 STOP_Z: Final = 1.5
 #: Weight of a sampled deal per seat that holds, in it, a play weaker than one it led calmly
-#: or a play of its split that beats one it passed on calmly.
-#: Not 0: a seat may have split its hand otherwise, or not be a careful player at all. Between
-#: heuristic players the real hands fail a bar 2-8% of the time, drawn deals about 60%
-#: (bench/lead_evidence.py), which implies 0.02 to 0.04; for passes, real hands fail 2-3% of
-#: the time, drawn deals 16-21%: 0.09 to 0.14. 0.1 leaves room for other players.
+#: or a play of its split that beats one it passed on calmly: not 0, since a seat may have
+#: split its hand otherwise or not be a careful player at all, yet small, since real hands
+#: fail these tests far less often than drawn ones.
 LEAD_EPS: Final = 0.1
-#: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead).
-#: Drawing again keeps every sample's weight at 1, where weighing at 0.1 would leave a third
-#: of them effective. bench/ai_deviations.py (150 hands, seeds 0 and 1000, 64 samples): the
-#: search's departures won 91 hands more than they lost with 8 tries, 79 without the leads.
+#: Draw a deal that fails the lead bars again, up to this many times (0: weigh it instead):
+#: drawing again keeps every sample's weight at 1, where weighing would leave few effective.
 LEAD_TRIES: Final = 8
-#: Read the calm passes as well as the leads. The evidence is real (bench/lead_evidence.py:
-#: real hands fail it 2-3% of the time, drawn deals 16-21%), but the search did not gain by it:
-#: ai_deviations.py (100 hands each, 64 samples) +35 of 842 departures against +30 of 841 on
-#: seed 2000, +39 of 881 against +51 of 893 on seed 3000. So it is off by default.
+#: Read the calm passes as well as the leads: off, since the evidence is real but the search
+#: chose no better with it.
 READ_PASSES: Final = False
 #: Read the passes made when an opponent was about to go out (``Evidence.pressed``): such a
 #: seat beats whatever it can, so it holds nothing that beats the play it passed on, nor a bomb.
 READ_PRESSED: Final = True
 #: Following, also weigh the highest plain play that beats the table: taking the trick may be
-#: worth a high card. ai_deviations.py (100 hands each, 64 samples): +31 of 890 departures
-#: against +30 of 841 without it on seed 2000, +56 of 933 against +51 of 893 on seed 3000.
+#: worth a high card.
 FOLLOW_TOP: Final = True
 #: Weigh the heuristic's play made of other cards too (``SearchPlayer.other_cards``): up to
 #: this many of them, the cheapest for the rest of the hand first. Off by default
@@ -145,18 +138,57 @@ FOLLOW_TOP: Final = True
 #: lists one play per kind, rank and size, and such a play is not among them.
 EVERY_PLAY: Final = 2
 #: Read every turn the other seats played: each sampled deal is picked among ``REPLAY_DRAWS``
-#: drawn ones, each with weight ``REPLAY_EPS`` per turn that the fast policy,
-#: replaying the hand from its first lead with the deal's cards, would have played otherwise
-#: (``playout.replay_misses``; the play-outs' lead orders and bomb settings of now stand for
-#: every earlier turn, and a draw's own weight from ``_draw`` is not counted in the pick).
-#: 1 draw: off, the default: 4 draws won 54.2% of 500 hands against the heuristic at 16 sampled
-#: deals, 55.8% without, at ten times the time (bench/ai_figures.md, "Stop 36").
+#: drawn ones, each with weight ``REPLAY_EPS`` per turn that the fast policy, replaying the
+#: hand from its first lead with the deal's cards, would have played otherwise
+#: (``playout.replay_misses``). 1 draw, off: it costs ten times the time and won no more hands.
 REPLAY_DRAWS: Final = 1
 REPLAY_EPS: Final = 0.3
 #: Read the tribute into the sampled deals (``Tracker.tribute``): a giver holds nothing
 #: stronger than its gift but wilds (and the return it got), and after an exemption the big
-#: jokers are with the givers. Off only to measure what it is worth (bench/tribute_reading.py).
+#: jokers are with the givers; a setting only to measure what it is worth.
 READ_TRIBUTE: Final = True
+
+
+class PlayOut(Protocol):
+    """One candidate played out on one sampled deal: ``run`` plays the deal to its end,
+    ``value`` is the levels won (positive) or lost by a seat's team."""
+
+    def run(self) -> None: ...
+    def value(self, seat: int) -> float: ...
+
+
+class PlayOutPolicy(Protocol):
+    """Builds the play-out of a candidate (``SearchPlayer(playout=...)``): ``deal`` is a clone
+    of the sampled deal with the candidate applied, ``parts`` every seat's split of its hand
+    (the search's own after the candidate), ``obs`` the decision's observation; the rest are
+    the heuristic's settings the default play-out (``playout.Rollout``) follows."""
+
+    def __call__(self, obs: Observation, deal: Deal, parts: dict[int, list[APlay]],
+                 lead_size: float, styles: dict[int, float] | None, finish: dict[int, int],
+                 race: dict[int, int]) -> PlayOut: ...
+
+
+class HandsDraw(Protocol):
+    """Draws the hidden cards of one sampled deal (``SearchPlayer(draw=...)``): every seat's
+    cards, ``obs.hand`` for the searching seat, or None to draw as the search does by itself.
+    Hands it returns are used as they are, each deal weighing 1: the search's reading of the
+    other seats' plays (``Evidence``) applies only to the deals it draws itself."""
+
+    def __call__(self, obs: Observation, tracker: Tracker, rng: random.Random
+                 ) -> Mapping[int, Sequence[Card]] | None: ...
+
+
+class RealHands:
+    """An oracle's draw: every sampled deal is the real one, as ``hands()`` gives it (e.g.
+    ``lambda: match.current_deal.hands``). Not a fair player: it measures what seeing every
+    card is worth to the search, ``SearchPlayer(draw=RealHands(...))``."""
+
+    def __init__(self, hands: Callable[[], Mapping[int, Sequence[Card]]]) -> None:
+        self.hands = hands
+
+    def __call__(self, obs: Observation, tracker: Tracker, rng: random.Random
+                 ) -> Mapping[int, Sequence[Card]] | None:
+        return self.hands()
 
 
 def fails_bar(parts: Sequence[APlay], bar: tuple[float, int], per_card: float = LEAD_SIZE
@@ -313,7 +345,8 @@ class SearchPlayer:
                  lead_size: float = LEAD_SIZE, answer_size: float | None = ANSWER_SIZE,
                  bomb_finish: int = BOMB_FINISH, replay_draws: int = REPLAY_DRAWS,
                  replay_eps: float = REPLAY_EPS, read_tribute: bool = READ_TRIBUTE,
-                 race: int = RACE) -> None:
+                 race: int = RACE, draw: HandsDraw | None = None,
+                 playout: PlayOutPolicy | None = None) -> None:
         if not 0.0 < lead_eps <= 1.0:
             raise ValueError(f"lead_eps must be in (0, 1], not {lead_eps}")
         if replay_draws < 1 or not 0.0 < replay_eps <= 1.0:
@@ -338,6 +371,10 @@ class SearchPlayer:
         self.play_over_pass = play_over_pass
         self.budget_ms = budget_ms
         self.samples = samples
+        #: How the hidden cards are drawn, and how a candidate is played out, when not the
+        #: search's own way (None): variants are built with these, never patched in.
+        self.draw = draw
+        self.playout = playout
         self.core = HeuristicCore(lead_size=lead_size, answer_size=answer_size,
                                   bomb_finish=bomb_finish, race=race)
         self.reason = Reason("아직 고르지 않았습니다.", "Nothing chosen yet.")
@@ -391,13 +428,9 @@ class SearchPlayer:
         if h_play is not None and len(h_play.cards) == len(v.hand):
             return [Candidate(h_play, [])]  # going out: nothing to weigh
         chosen: list[Reading | None] = [h_play]
-        # Which departures from the heuristic to consider was measured with
-        # bench/ai_deviations.py (each departure played out on the real cards against the
-        # heuristic's choice, three seeds): choosing another lead, and passing instead of an
-        # ordinary follow, gained on every seed; bombing or not bombing, and playing where the
-        # heuristic passes, did not, once the search ran only in the last tricks. Searching
-        # the whole hand, bench/search_tune.py measured them worth keeping, so ``bombs`` and
-        # ``play_over_pass`` are on by default.
+        # The departures from the heuristic worth weighing: another lead; passing instead of
+        # an ordinary follow; and (``bombs``, ``play_over_pass``, on by default since the
+        # search weighs the whole hand) bombing or not, and playing where the heuristic passes.
         if v.table is None:
             d = decompose(v.hand, level)
             for part in d.parts:
@@ -487,7 +520,12 @@ class SearchPlayer:
         for i in range(self.samples):
             if deadline is not None and i >= 2 and time.perf_counter() > deadline:
                 break
-            if turns:
+            drawn = self.draw(obs, tracker, rng) if self.draw is not None else None
+            if drawn is not None:
+                hands = {s: list(drawn[s]) for s in SEATS}
+                others = {s: abstract_hand(hands[s], v.level) for s in SEATS if s != me}
+                weight = 1.0
+            elif turns:
                 hands, others, weight = self._draw_replayed(
                     tracker, rng, evidence, turns, styles, finish)
             else:
@@ -500,9 +538,15 @@ class SearchPlayer:
                 parts[me] = list(c.mine)
                 deal = position.clone()
                 deal.apply(PASS if c.action is None else c.action)
-                rollout = Rollout(deal, parts, self.core.lead_size, styles, finish, race)
-                rollout.run()
-                steps = rollout.value(me)
+                if self.playout is None:  # the fast policy, called natively when compiled
+                    rollout = Rollout(deal, parts, self.core.lead_size, styles, finish, race)
+                    rollout.run()
+                    steps = rollout.value(me)
+                else:
+                    other = self.playout(obs, deal, parts, self.core.lead_size, styles, finish,
+                                         race)
+                    other.run()
+                    steps = other.value(me)
                 won = steps > 0
                 c.add(self.win_weight * (1.0 if won else -1.0) + self.level_weight * steps,
                       won, weight)

@@ -5,12 +5,12 @@ history (gifts, plays, passes) and the returns the seat took part in. It gives
 
 - ``unseen``: the cards not in this seat's hand and not yet played (held by the other seats);
 - ``pinned``: cards known to be in a given seat's hand (a tribute gift it received, a card this
-  seat returned to it), unless it has played a copy since (``guandan.deal.known_cards``, what
+  seat returned to it), unless it has played a copy since (``guandan.sampling.known_cards``, what
   ``Deal.sample`` keeps too);
 - ``caps``: the strongest single a seat can hold, inferred from passes that a player who could
   beat would not have made (it passed on an opponent's single that left that opponent with at
   most two cards);
-- ``tribute``: what the hand's tribute says (``guandan.deal.gift_bounds``, the bounds
+- ``tribute``: what the hand's tribute says (``guandan.sampling.gift_bounds``, the bounds
   ``Deal.sample`` keeps too): a gift is its giver's strongest card, never a wild heart, so the
   giver holds nothing stronger but wilds and the return it received; after an exemption the
   givers hold the big jokers;
@@ -42,8 +42,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from guandan.cards import Card, full_deck, rank_strength
-from guandan.deal import ANY_CARD, GiftBounds, deal_unseen, gift_bounds, known_cards, played_cards
 from guandan.readings import Reading
+from guandan.sampling import (
+    ANY_CARD,
+    GiftBounds,
+    gift_bounds,
+    known_cards,
+    place_unseen,
+    played_cards,
+)
 from guandan.seats import SEATS, partner
 
 if TYPE_CHECKING:
@@ -236,7 +243,7 @@ class Tracker:
         """Hands for every seat: this seat's own, and random ones for the others that fit.
 
         The others receive exactly their counts, their pinned cards, what the tribute says
-        (``tribute``) and no single stronger than their cap (``guandan.deal.deal_unseen``, the
+        (``tribute``) and no single stronger than their cap (``guandan.sampling.place_unseen``, the
         dealer ``Deal.sample`` uses too). The caps are inferences from play, not facts: if no
         deal fits them they are dropped, and then the tribute's bounds (only in made-up
         positions).
@@ -245,7 +252,7 @@ class Tracker:
         hands = None
         for caps, bounds in ((self.caps, self.tribute), (None, self.tribute),
                              (None, GiftBounds({}, {}, ()))):
-            hands = deal_unseen(self.unseen, counts, self.pinned, bounds, self.level, rng, caps)
+            hands = place_unseen(self.unseen, counts, self.pinned, bounds, self.level, rng, caps)
             if hands is not None:
                 break
         assert hands is not None  # with no bounds every deal of the right sizes fits

@@ -231,7 +231,7 @@ def tribute_shown(game: Game, obs: Observation) -> TributeOut:
     results = game.match.results
     if t.kind == "exempt" and results:
         # The givers show their big jokers: who gives comes from the engine's ``givers``.
-        dealt = game.match.deal
+        dealt = game.match.dealt_hands
         for s in givers(results[-1].finish_order):
             jokers[str(s)] = sum(1 for c in dealt[s] if c.rank == "BJ")
     returned = {r.seat for r in returns}

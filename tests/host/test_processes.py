@@ -265,10 +265,10 @@ def test_arena_seats_two_example_clients_in_duplicate(tmp_path: Path,
     for p in procs:
         p.wait(timeout=30)
     assert result["players"] == ["greedy", "outside"]
-    assert result["hands"] == 6 and result["deal_sets"] == 3
+    assert result["hands"] == 6 and result["boards"] == 3
     assert result["outside"]["hands_with_replacement"] == 0
     records = check_records(out, 6)
-    # duplicate: each deal set twice, the outside programs on 2 and 4, then on 1 and 3
+    # duplicate: each board twice, the outside programs on 2 and 4, then on 1 and 3
     assert [sorted(r["outside"]) for r in records] == [["2", "4"], ["1", "3"]] * 3  # type: ignore[arg-type]
     assert records[0]["deal"] == records[1]["deal"]
 

@@ -353,7 +353,7 @@ def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
     import guandan.match as match_module
     from guandan.players.heuristic import HeuristicPlayer
 
-    world_a = match_module.deal_for(seed, 1, 1)
+    world_a = match_module.dealt_hands(seed, 1, 1)
     m = Match(seed=seed)
     bots = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
     actions = []
@@ -369,7 +369,7 @@ def test_two_worlds_differing_only_in_hidden_cards_decide_the_same(
     world_b = {s: list(h) for s, h in world_a.items()}
     world_b[2][world_b[2].index(x)] = y
     world_b[4][world_b[4].index(y)] = x
-    monkeypatch.setattr(match_module, "deal_for", lambda *args: {s: list(h) for s, h in
+    monkeypatch.setattr(match_module, "dealt_hands", lambda *args: {s: list(h) for s, h in
                                                                  world_b.items()})
     m2 = Match(seed=seed)
     for a in actions:

@@ -7,10 +7,10 @@ import random
 from collections import Counter
 
 from guandan.cards import Card, full_deck, parse_cards
-from guandan.deal import GiftBounds, gift_bounds, known_cards
 from guandan.match import Event, Match, Observation, TributeView
 from guandan.players import make_player
 from guandan.players.tracker import NO_CAP, Tracker, urgency
+from guandan.sampling import GiftBounds, gift_bounds, known_cards
 from guandan.tribute import Gift
 
 from .positions import position, reading
