@@ -2,7 +2,7 @@
 
     taskset -c 0 .venv/bin/python bench/decision_time.py [DEAL_SETS] [BUDGET_MS] [SEED]
 
-Plays DEAL_SETS hand-mode deal sets (default 4, both seatings, as ``guandan arena --mode hand
+Plays DEAL_SETS hand-mode boards (default 4, both seatings, as ``guandan arena --mode hand
 --seed SEED`` deals them) of ``search`` at the time budget BUDGET_MS (default the player's own,
 as on the page) against ``heuristic``, and prints for each side the mean and 95th percentile of
 the wall time and of the CPU time of ``act``; for the decisions the search weighed, how many
@@ -76,7 +76,7 @@ def main() -> int:
 
     for index in range(1, sets + 1):
         play_both_seatings("site", index, result, build)
-    print(f"budget {budget:.0f} ms, {sets} deal sets (seed {seed}), both seatings")
+    print(f"budget {budget:.0f} ms, {sets} boards (seed {seed}), both seatings")
     for name, (wall, cpu) in times.items():
         print(f"{name}: {len(wall)} decisions; wall mean {1000 * statistics.mean(wall):.2f} ms, "
               f"p95 {1000 * p95(wall):.2f} ms; CPU mean {1000 * statistics.mean(cpu):.2f} ms, "

@@ -3,10 +3,10 @@
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16
 #   sampled deals, SAMPLES=N to change it, so its figures repeat on any machine).
-#   MODE=hand (environment) plays one-hand deal sets instead of whole matches. VENV names the
+#   MODE=hand (environment) plays one-hand boards instead of whole matches. VENV names the
 #   virtual environment (default the repository's .venv); with PYTHONPATH set to another
 #   checkout, that checkout's code plays. A long row is played in parts (FIRST: the first deal
-#   set) and added up by bench/host_summary.py; two runs of the same deal sets compare hand by
+#   set) and added up by bench/host_summary.py; two runs of the same boards compare hand by
 #   hand with bench/paired_hands.py.
 #   (The diagnostic players it also seated, the oracle and the search with a fitted model of
 #   the bot, were retired with the experiments: tag experiments-stop42, docs/ai-notebook.md.)

@@ -1,19 +1,19 @@
-"""Duplicate results read in pairs: one run's deal sets by seating, or two runs hand by hand.
+"""Duplicate results read in pairs: one run's boards by seating, or two runs hand by hand.
 
     python bench/paired_hands.py RECORDS.jsonl [--write LOST.jsonl]
     python bench/paired_hands.py BASE.jsonl VARIANT.jsonl
 
-Files are arena records (``--out``, ``guandan-hand/1``: the two seatings of each deal set one
+Files are arena records (``--out``, ``guandan-hand/1``: the two seatings of each board one
 after the other). With outside programs (``--players X,outside``, the ``outside`` field) "ours"
 is the other side; otherwise ours is side A, on seats 1 and 3 in the first seating of each deal
 set and 2 and 4 in the second.
 
-One file: the deal sets ours won on both seatings, those it lost on both, and those the cards
+One file: the boards ours won on both seatings, those it lost on both, and those the cards
 decided (each side won once, with the same cards). A side climbs above 50% of hands only by the
-deal sets it wins on both seatings, so these bound what better play can still gain. ``--write``
-writes the two records of every deal set lost on both seatings (``guandan validate`` reads them).
+boards it wins on both seatings, so these bound what better play can still gain. ``--write``
+writes the two records of every board lost on both seatings (``guandan validate`` reads them).
 
-Two files (the same deal sets in the same order): the hands won by each run and by one run
+Two files (the same boards in the same order): the hands won by each run and by one run
 only, and the sign test's z. Against opponents that answer a position always the same way (our
 players at a fixed ``--samples``, the competition's ``ai2``, ``ai3`` and ``ai6``) two runs differ
 only where our side's choice differs, so this paired count is far tighter than two separate
@@ -29,7 +29,7 @@ from typing import Any
 
 
 def theirs(rec: dict[str, Any], first: bool) -> set[int]:
-    """The other side's seats in a record (``first``: the first seating of its deal set)."""
+    """The other side's seats in a record (``first``: the first seating of its board)."""
     out = rec.get("outside")
     if out:
         return {int(s) for s in out}
@@ -60,7 +60,7 @@ def by_deal_set(recs: list[dict[str, Any]], write: str | None) -> None:
             lost += [a, b]
     sets = len(recs) // 2
     won = sum(not ours_lost(r, i % 2 == 0) for i, r in enumerate(recs))
-    print(f"{len(recs)} hands, ours won {won}; of {sets} deal sets: won on both seatings "
+    print(f"{len(recs)} hands, ours won {won}; of {sets} boards: won on both seatings "
           f"{won_both}, lost on both {len(lost) // 2}, decided by the cards {split}")
     if write:
         with open(write, "w", encoding="utf-8") as f:
@@ -71,7 +71,7 @@ def compare(base: list[dict[str, Any]], variant: list[dict[str, Any]]) -> int:
     a = [not ours_lost(r, i % 2 == 0) for i, r in enumerate(base)]
     b = [not ours_lost(r, i % 2 == 0) for i, r in enumerate(variant)]
     if len(a) != len(b):
-        print(f"the runs have {len(a)} and {len(b)} hands: compare runs of the same deal sets")
+        print(f"the runs have {len(a)} and {len(b)} hands: compare runs of the same boards")
         return 2
     only_b = sum(1 for x, y in zip(a, b, strict=True) if y and not x)
     only_a = sum(1 for x, y in zip(a, b, strict=True) if x and not y)
@@ -84,8 +84,8 @@ def compare(base: list[dict[str, Any]], variant: list[dict[str, Any]]) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("records")
-    ap.add_argument("variant", nargs="?", help="a second run of the same deal sets")
-    ap.add_argument("--write", help="write the records of the deal sets lost on both seatings")
+    ap.add_argument("variant", nargs="?", help="a second run of the same boards")
+    ap.add_argument("--write", help="write the records of the boards lost on both seatings")
     args = ap.parse_args()
     if args.variant:
         return compare(read(args.records), read(args.variant))

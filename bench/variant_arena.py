@@ -13,7 +13,7 @@ heuristic:
         '{"name": "search", "samples": 16, "budget_ms": null, "keep_z": 1.3}' \\
         '{"name": "heuristic"}' --workers 2
 
-Plays deal sets FIRST .. FIRST+HANDS-1 as ``guandan arena --mode hand --seed SEED`` seeds them,
+Plays boards FIRST .. FIRST+HANDS-1 as ``guandan arena --mode hand --seed SEED`` seeds them,
 both seatings, shared out among ``--workers`` processes, and prints the hands won by A with a
 95% interval, net levels per hand and each side's time per decision (the arena's own figures).
 Give a searching player a fixed ``samples`` and ``"budget_ms": null`` for figures that repeat.
@@ -44,7 +44,7 @@ def new_result(seed: int) -> ArenaResult:
 
 
 def run(job: tuple[dict[str, Any], dict[str, Any], int, list[int]]) -> ArenaResult:
-    """The deal sets ``indexes``, both seatings, as the arena seeds them."""
+    """The boards ``indexes``, both seatings, as the arena seeds them."""
     a, b, seed, indexes = job
     result = new_result(seed)
     for index in indexes:
@@ -55,9 +55,9 @@ def run(job: tuple[dict[str, Any], dict[str, Any], int, list[int]]) -> ArenaResu
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("hands", type=int, help="deal sets (two hands each)")
+    ap.add_argument("hands", type=int, help="boards (two hands each)")
     ap.add_argument("seed", type=int)
-    ap.add_argument("first", type=int, help="the first deal set")
+    ap.add_argument("first", type=int, help="the first board")
     ap.add_argument("a", help="side A: a JSON object with the player's name and settings")
     ap.add_argument("b", help="side B, the same")
     ap.add_argument("--workers", type=int, default=1)
@@ -77,7 +77,7 @@ def main() -> int:
     lo, hi = j["a_hand_win_ci95"]
     nlo, nhi = j["net_levels_per_hand_ci95"]
     ta, tb = j["timing"]["A"], j["timing"]["B"]
-    print(f"A {args.a} vs B {args.b}, seed {args.seed}, deal sets {args.first}-"
+    print(f"A {args.a} vs B {args.b}, seed {args.seed}, boards {args.first}-"
           f"{args.first + args.hands - 1}: A won {100 * j['a_hand_win_rate']:.2f}% "
           f"[{100 * lo:.2f}, {100 * hi:.2f}] ({result.a_hand_wins}/{result.hands}); net "
           f"levels/hand {j['net_levels_per_hand']:+.3f} [{nlo:+.3f}, {nhi:+.3f}]; A "
