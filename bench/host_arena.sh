@@ -2,7 +2,8 @@
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
 #   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16
-#   sampled deals, SAMPLES=N to change it, so its figures repeat on any machine).
+#   sampled deals, SAMPLES=N to change it, so its figures repeat on any machine; SAMPLES=budget:
+#   the page's time budget instead).
 #   MODE=hand (environment) plays one-hand boards instead of whole matches. VENV names the
 #   virtual environment (default the repository's .venv); with PYTHONPATH set to another
 #   checkout, that checkout's code plays. A long row is played in parts (FIRST: the first deal
@@ -30,7 +31,9 @@ case $bot in
   ai6) clients="client1.py client2.py";;
   *) echo "BOT is ai2, ai3 or ai6" >&2; exit 2;;
 esac
-extra="--mode ${MODE:-match}"; [ "$ours" = search ] && extra="$extra --samples ${SAMPLES:-16}"
+extra="--mode ${MODE:-match}"
+# SAMPLES=budget: the search at the page's time budget (no --samples)
+[ "$ours" = search ] && [ "${SAMPLES:-16}" != budget ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
 "$venv/bin/python" -m guandan arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &

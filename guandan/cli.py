@@ -15,16 +15,20 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import multiprocessing
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
-from guandan.match import Match
-from guandan.players import REGISTRY, make_player
+from guandan.players import REGISTRY
 from guandan.presets import PRESETS
 from guandan.records import validate_lines
+from guandan.simulate import player_seed, simulate, simulate_on
+
+__all__ = ["main", "player_seed", "simulate"]  # simulate's two are guandan.simulate's
 
 #: name -> (module, function, help). guandan.web.server.serve_main and the others
 #: take ``list[str]`` (the arguments after the subcommand) and return an exit code.
@@ -40,40 +44,6 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-def player_seed(seed: int, seat: int) -> int:
-    """The seed of the player at ``seat`` in a simulation run with ``seed``."""
-    return seed * 4 + seat
-
-
-def simulate(rules: str, hands: int, seed: int, bots: Sequence[str]) -> Iterator[dict[str, Any]]:
-    """Hand records of whole matches played by ``bots`` (seat 1 first), ``hands`` of them.
-
-    A match that reaches final victory is followed by a new one (match number + 1).
-
-    >>> recs = list(simulate("site", 2, seed=0, bots=["greedy"] * 4))
-    >>> [(r["match"], r["hand"]) for r in recs]
-    [(1, 1), (1, 2)]
-    """
-    if len(bots) != 4:
-        raise ValueError(f"name four players, one per seat, not {len(bots)}")
-    players = {seat: make_player(name, seed=player_seed(seed, seat))
-               for seat, name in zip((1, 2, 3, 4), bots, strict=True)}
-    match_number = 1
-    match = Match(rules, seed=seed, match_number=match_number)
-    written = 0
-    while written < hands:
-        seat = match.to_act
-        if seat is None:
-            match_number += 1
-            match = Match(rules, seed=seed, match_number=match_number)
-            continue
-        before = len(match.records)
-        match.apply(players[seat].act(match.observation(seat)))
-        if len(match.records) > before:
-            written += 1
-            yield match.records[-1]
-
-
 def _simulate_main(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     unknown = [b for b in bots if b not in REGISTRY]
@@ -81,17 +51,36 @@ def _simulate_main(args: argparse.Namespace) -> int:
         print(f"guandan simulate: --bots needs four player names from "
               f"{', '.join(sorted(REGISTRY))} (got {args.bots!r})", file=sys.stderr)
         return 2
-    records = simulate(args.rules, args.hands, args.seed, bots)
+    pool: Executor | None = None
+    if args.ray is not None:
+        from guandan.raypool import ray_pool
+
+        made = ray_pool(args.ray or None)
+        if isinstance(made, str):
+            print(f"guandan simulate: {made}", file=sys.stderr)
+            return 2
+        pool, workers = made, made.workers
+    elif args.workers > 1:
+        pool = ProcessPoolExecutor(max_workers=args.workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+        workers = args.workers
     bar: Any = None
     if sys.stderr.isatty():
         from tqdm import tqdm  # type: ignore[import-untyped]
 
         bar = tqdm(total=args.hands, unit="hand", file=sys.stderr)
     with Path(args.out).open("w", encoding="utf-8") as out:
-        for record in records:
+        def write(record: dict[str, Any]) -> None:
             out.write(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
-            if bar is not None:
-                bar.update(1)
+
+        if pool is not None:
+            simulate_on(pool, workers, args.rules, args.hands, args.seed, bots, write,
+                        None if bar is None else bar.update)
+        else:
+            for record in simulate(args.rules, args.hands, args.seed, bots):
+                write(record)
+                if bar is not None:
+                    bar.update(1)
     if bar is not None:
         bar.close()
     print(f"wrote {args.hands} hands to {args.out}")
@@ -129,6 +118,11 @@ def _add_simulate(sub: Any) -> None:
     p.add_argument("--bots", default="greedy,greedy,greedy,greedy",
                    help="four player names for seats 1-4, comma separated")
     p.add_argument("--out", required=True, help="output file (JSON Lines)")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes sharing the matches (default 1); the same records")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="share the matches among a Ray cluster's workers (ADDRESS as ray.init "
+                        "takes it; none: RAY_ADDRESS or this machine's); the same records")
     p.set_defaults(run=_simulate_main)
 
 
@@ -202,6 +196,10 @@ def _add_arena(sub: Any) -> None:
     parser.add_argument("--workers", type=int, default=1,
                         help="processes sharing the boards (default 1); the figures are the "
                              "same as with one")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="share the boards among a Ray cluster's workers (ADDRESS as "
+                             "ray.init takes it; none: RAY_ADDRESS or this machine's); the "
+                             "figures are the same as with one process")
     parser.add_argument("--samples", type=int, default=None, metavar="N",
                         help="players that search draw N deals per decision and ignore the "
                              "clock, so the figures repeat on any machine (default: the "
@@ -253,16 +251,28 @@ def _arena_main(args: argparse.Namespace) -> int:
         progress = bar.update
     elif not args.no_progress:
         progress = ProgressLines(2 * args.hands, sys.stderr)
+    pool: Executor | None = None
+    if args.ray is not None:
+        from guandan.raypool import ray_pool
+
+        made = ray_pool(args.ray or None)
+        if isinstance(made, str):
+            print(f"guandan arena: {made}", file=sys.stderr)
+            return 2
+        pool = made
     out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
                            mode=args.mode, max_hands=args.max_hands, progress=progress,
-                           workers=args.workers, samples=args.samples, first=args.first)
+                           workers=args.workers, samples=args.samples, first=args.first,
+                           pool=pool)
     finally:
         if out is not None:
             out.close()
         if bar is not None:
             bar.close()
+        if pool is not None:
+            pool.shutdown()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.report())
     return 0
 

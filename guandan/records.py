@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Final
 
-from guandan.cards import Card, check_level, full_deck, parse_card
+from guandan.cards import RANK_VALUE, Card, full_deck, parse_card
 from guandan.deal import PASS, Deal
 from guandan.levels import Settlement, check_levels, settle
 from guandan.presets import PRESETS
@@ -160,13 +160,29 @@ def _need(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...]) -
     return value
 
 
+#: Every card by the one spelling records use (``T`` for ten, ``BJ`` / ``LJ`` for the jokers).
+_CANONICAL: Final = {c.notation: c for c in full_deck()}
+
+
+def _card(token: str, where: str) -> Card:
+    """The card a record writes ``token``: only its canonical spelling is one. ``parse_card``
+    reads what a person types (``H10``, ``h7``, ``7H``, ``♥7``); a record is a file of the
+    format, so another spelling is refused, naming the canonical one."""
+    card = _CANONICAL.get(token)
+    if card is not None:
+        return card
+    try:
+        meant = parse_card(token)
+    except ValueError as e:
+        raise _Fault(f"{where}: {e}") from None
+    raise _Fault(f"{where}: {token!r} is not how a record writes a card: it writes "
+                 f"{meant.notation!r} (suit S H D C then rank 2-9 T J Q K A, or BJ / LJ)")
+
+
 def _cards(value: object, where: str) -> list[Card]:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
         raise _Fault(f"{where} must be a list of card notations")
-    try:
-        return [parse_card(t) for t in value]
-    except ValueError as e:
-        raise _Fault(f"{where}: {e}") from None
+    return [_card(t, where) for t in value]
 
 
 def _seat(value: object, where: str) -> int:
@@ -221,7 +237,9 @@ def _check_record(record: object, previous: _Replayed | None) -> _Replayed:
     if match_no < 1 or hand_no < 1:
         raise _Fault("match and hand numbers start at 1")
     try:
-        level = check_level(_need(record, "level", str))
+        level = _need(record, "level", str)
+        if level not in RANK_VALUE:  # canonical, as the cards: T for ten
+            raise ValueError(f"not a level: {level!r} (a record writes a rank 2-9 T J Q K A)")
         team_levels = dict(_need(record, "team_levels", dict))
         a_tries = dict(_need(record, "a_tries", dict))
         check_levels(team_levels, a_tries, preset)

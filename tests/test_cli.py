@@ -64,6 +64,26 @@ def test_validate_ok_and_broken(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "line 6, hand ?: malformed JSON" in text
 
 
+def test_validate_refuses_a_ten_written_10(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Records are canonical: ``H10`` for the ten of hearts is refused with its line and
+    reason (``parse_card`` reads it where a person types cards)."""
+    out = tmp_path / "s.jsonl"
+    assert run("simulate", "--hands", "2", "--seed", "4", "--out", str(out)) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[1])
+    seat = next(s for s in "1234" if "HT" in rec["deal"][s])
+    rec["deal"][seat][rec["deal"][seat].index("HT")] = "H10"
+    lines[1] = json.dumps(rec)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run("validate", str(out)) == 1
+    text = capsys.readouterr().out
+    assert "checked 2 hands: 1 broken" in text
+    assert (f"line 2, hand 2: deal of seat {seat}: 'H10' is not how a record writes a card: "
+            "it writes 'HT'") in text
+
+
 def test_validate_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run("validate", str(tmp_path / "none.jsonl")) == 2
     assert "cannot read" in capsys.readouterr().err
@@ -107,3 +127,24 @@ def test_python_dash_m(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "guandan", "validate", str(out)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "checked 2 hands: 0 broken" in done.stdout
+
+
+def test_simulate_with_workers_writes_the_same_records(tmp_path: Path) -> None:
+    # Each match is a task; merged in match order they are one process's records.
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    argv = ["simulate", "--hands", "40", "--seed", "1", "--bots", "greedy,random,greedy,random"]
+    assert run(*argv, "--out", str(a)) == 0
+    assert run(*argv, "--out", str(b), "--workers", "2") == 0
+    assert a.read_bytes() == b.read_bytes()
+    assert len({json.loads(line)["match"] for line in a.read_text().splitlines()}) > 1
+
+
+def test_ray_without_ray_says_how_to_install_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray then fails, as when missing
+    out = tmp_path / "x.jsonl"
+    assert run("simulate", "--hands", "2", "--ray", "--out", str(out)) == 2
+    assert run("arena", "--players", "greedy,random", "--hands", "2", "--ray") == 2
+    err = capsys.readouterr().err
+    assert err.count("pip install 'guandan-lab[ray]'") == 2
+    assert not out.exists()

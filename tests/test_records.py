@@ -96,6 +96,25 @@ def not_held(rec: Record) -> None:
     rec["actions"][0] = {"seat": 1, "cards": [missing], "kind": "single", "rank": missing}
 
 
+def respell(rec: Record, where: str, card: str | None,
+            spelling: str | Callable[[str], str]) -> None:
+    """Write a card of the record another way than its notation: one ``card`` of the deal, or
+    the first card of the first play or of the first return; ``spelling`` is the new spelling
+    or makes it from the notation."""
+    def spell(notation: str) -> str:
+        return spelling if isinstance(spelling, str) else spelling(notation)
+    if where == "deal":
+        seat = next(s for s in "1234" if card in rec["deal"][s])
+        cards = rec["deal"][seat]
+        cards[cards.index(card)] = spell(cards[cards.index(card)])
+    elif where == "return":
+        ret = rec["tribute"]["returns"][0]
+        ret["card"] = spell(ret["card"])
+    else:
+        play = rec["actions"][0]
+        play["cards"][0] = spell(play["cards"][0])
+
+
 def set_field(name: str, value: Any) -> Callable[[Record], None]:
     return lambda rec: rec.__setitem__(name, value)
 
@@ -137,6 +156,16 @@ CORRUPTIONS: list[tuple[str, int, Callable[[Record], None], int | None, str]] = 
      "two full decks"),
     ("short deal", 0, lambda r: r["deal"]["1"].pop(), None, "dealt 26 cards"),
     ("bad card", 0, lambda r: r["deal"]["1"].__setitem__(0, "X9"), None, "not a card"),
+    ("ten written H10", 0, lambda r: respell(r, "deal", "HT", "H10"), None,
+     r"deal of seat .: 'H10' is not how a record writes a card: it writes 'HT'"),
+    ("a heart written ♥", 0, lambda r: respell(r, "deal", "HT", "♥T"), None, "it writes 'HT'"),
+    ("a card in lower case", 0, lambda r: respell(r, "deal", "HT", "ht"), None, "it writes 'HT'"),
+    ("old joker notation", 0, lambda r: respell(r, "deal", "BJ", "RJ"), None, "not a card: 'RJ'"),
+    ("a play's card in lower case", 0, lambda r: respell(r, "play", None, str.lower), 0,
+     r"cards: '\w+' is not how a record writes a card"),
+    ("a return's card in lower case", 1, lambda r: respell(r, "return", None, str.lower), None,
+     r"tribute returns\[0\]\.card: '\w+' is not how a record writes a card"),
+    ("level written 10", 0, set_field("level", "10"), None, "not a level: '10'"),
     ("levels break continuity", 1, set_field("team_levels", {"13": "2", "24": "2"}), None,
      "differ from those after hand 1"),
     ("tribute on hand 1", 0, lambda r: r["tribute"].__setitem__("kind", "single"), None,

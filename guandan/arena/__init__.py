@@ -20,6 +20,7 @@ on any machine and with any number of workers.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Executor
 from typing import IO
 
 from guandan.arena.duplicate import (
@@ -52,6 +53,7 @@ def run_arena(
     workers: int = 1,
     samples: int | None = None,
     first: int = 1,
+    pool: Executor | None = None,
 ) -> ArenaResult:
     """Play ``a`` against ``b`` in duplicate until each seating has played ``hands`` hands.
 
@@ -60,7 +62,9 @@ def run_arena(
     the same figures and records as one worker; only the decision times differ. ``samples``
     makes the players that search draw that many deals per decision, with no clock. ``first``
     is the index of the first board: a long run may be played in parts (boards 1-1000,
-    then ``first=1001``), each part playing what the whole run plays there.
+    then ``first=1001``), each part playing what the whole run plays there. ``pool`` (with a
+    ``workers`` count: :class:`guandan.raypool.RayPool`) plays the boards instead of
+    ``workers`` local processes, with the same figures and records.
     """
     if mode not in ("match", "hand"):
         raise ValueError(f"mode is 'match' or 'hand', not {mode!r}")
@@ -75,6 +79,10 @@ def run_arena(
     if problem is not None:
         raise ValueError(problem)
     result = new_result(a, b, rules, mode, seed, samples, first)
+    if pool is not None:
+        play_boards_in_pool(result, hands, out, max_hands, progress,
+                            getattr(pool, "workers", 1), pool)
+        return result
     if workers > 1 and hands > 0:
         play_boards_in_pool(result, hands, out, max_hands, progress, workers)
         return result

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import IO
 
 from guandan.arena.duplicate import play_seating
@@ -25,17 +25,20 @@ def play_boards_in_pool(
     max_hands: int,
     progress: Callable[[int], None] | None,
     workers: int,
+    pool: Executor | None = None,
 ) -> None:
     """``play_boards`` in ``workers`` processes: each seating of each board a task for ``workers``
-    processes; results are merged in index order and the run stops where the serial loop does."""
+    processes (or for ``pool``'s ``workers``: a Ray cluster's, :mod:`guandan.raypool`); results
+    are merged in index order and the run stops where the serial loop does."""
     a, b, rules, mode, seed = result.a, result.b, result.rules, result.mode, result.seed
     samples = result.samples
     window = 4 * workers  # tasks submitted and not merged yet
     pending: dict[tuple[int, int], Future[tuple[ArenaResult, str]]] = {}  # in index order
     merged = [0, 0]  # hands merged per seating
     next_index = result.first
-    pool = ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"))
+    if pool is None:
+        pool = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
     try:
         while True:
             # Merge the finished tasks at the head, in index order, and stop after a board

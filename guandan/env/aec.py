@@ -15,6 +15,13 @@ negative.
 
 An agent's last observation of an episode is its view just before the hand's last play, with
 an empty mask (the match deals the next hand at once; that is the next episode's).
+
+The environment is one of the batched :class:`~guandan.env.tables.Tables` (compiled, kept a
+turn at a time): a step is the table's step, an observation a copy of the seat's kept view,
+the mask a copy of the table's. So the arrays are those of the batched tables (and so
+``observation_array`` and ``action_mask`` of the position: tests check each, step by step),
+and the rules are played by the same ``Deal`` code. ``env.match`` replays the table's turns
+into a :class:`~guandan.match.Match` when asked (for ``render`` and inspection).
 """
 
 from __future__ import annotations
@@ -26,27 +33,56 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from guandan.encoding import (
-    ACTION_SIZE,
-    OBSERVATION_SHAPE,
-    action_mask,
-    action_of,
-    action_of_masked,
-    observation_array,
-)
-from guandan.match import Match, Observation
+from guandan.encoding import ACTION_SIZE, OBSERVATION_SHAPE, describe_action
+from guandan.env.tables import Tables
+from guandan.match import Match
 from guandan.presets import get_preset
-from guandan.readings import Reading
-from guandan.seats import SEATS, team_of
+from guandan.seats import SEATS
 
 Episode = Literal["hand", "match"]
 AGENTS = tuple(f"seat_{s}" for s in SEATS)
+_SEAT = {a: s for s, a in zip(SEATS, AGENTS, strict=True)}
 
 
 def env(rules: str = "site", seed: int = 0, episode: Episode = "hand",
         render_mode: str | None = None) -> Any:
     """The environment, with PettingZoo's order-enforcing wrapper (see :class:`GuandanEnv`)."""
-    return wrappers.OrderEnforcingWrapper(GuandanEnv(rules, seed, episode, render_mode))
+    return _OrderEnforcing(GuandanEnv(rules, seed, episode, render_mode))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper, with the reads of every turn passed straight on.
+
+    Its base answers ``agents``, ``agent_selection`` and the four dictionaries ``last()`` reads
+    through two ``__getattr__`` (about a microsecond each, eight a turn: as much as the table's
+    step); here ``last()``, ``step()`` and those two are plain calls, with the same checks."""
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent: str = self.env.agent_selection
+        return agent
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the base's error or warning
+            super().step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        out: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return out
 
 
 def raw_env(rules: str = "site", seed: int = 0, episode: Episode = "hand",
@@ -82,8 +118,14 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         })
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(ACTION_SIZE) for a in AGENTS}
-        self.match: Match | None = None
-        self._match_number = 0
+        self._tables: Tables | None = None
+        self._views: list[np.ndarray[Any, Any]] = []  # each seat's kept view (the table's)
+        self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)  # the table's mask, seen as int8
+        self._no_ids = np.zeros(ACTION_SIZE, dtype=np.int8)
+        self._to_act = 1
+        self._rewards_row = np.zeros(4, dtype=np.float32)
+        self._ended = False  # the last episode ended (the table has gone on by itself)
+        self._rewarded = False  # rewards holds a hand's promotion, cleared at the next step
         self._final: dict[str, np.ndarray[Any, Any]] = {}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -92,21 +134,42 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    @property
+    def match(self) -> Match | None:
+        """The match being played as a :class:`~guandan.match.Match` (replayed from the table's
+        turns when asked); after an episode that won the match, that match."""
+        tables = self._tables
+        if tables is None:
+            return None
+        if self._ended and self._final:
+            finished = tables.final_match(0)
+            if finished.final_winner is not None:
+                return finished
+        return tables.matches[0]
+
     # -- episodes ------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        tables = self._tables
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
                 raise ValueError(f"the seed must be an integer, not {seed!r}")
             self.seed = int(seed)
-            self.match = None
-        if self.match is None:
-            self._match_number = 1
-            self.match = Match(self.preset, seed=self.seed, match_number=1)
-        elif self.episode == "match" or self.match.to_act is None:
-            self._match_number += 1
-            self.match = Match(self.preset, seed=self.seed, match_number=self._match_number)
-        # In hand episodes an unfinished match goes on: its next hand is already dealt.
+            tables = None
+        if tables is None:
+            tables = self._tables = Tables(1, rules=self.preset.name, seed=self.seed,
+                                           episode=self.episode, keep_final=True)
+            tables.reset()
+            views = tables.views(0)
+            self._views = [views[k] for k in range(4)]  # views of the table's memory, kept
+            self._mask = tables.masks[0].view(np.int8)
+            self._rewards_row = tables.rewards[0]
+        elif self.episode == "match" and not self._ended:
+            tables.restart(0)  # an unfinished match is left for the next one
+        # Otherwise the table has gone on by itself: the next hand (hand episodes; an unfinished
+        # hand goes on), or the next match once one is won.
+        self._ended = False
+        self._to_act = int(tables.seats[0])
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -114,34 +177,15 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._final = {}
-        self._obs: dict[int, Observation] = {}
-        self._masks: dict[int, np.ndarray[Any, np.dtype[np.bool_]]] = {}
-        self._select()
-
-    def _select(self) -> None:
-        assert self.match is not None
-        seat = self.match.to_act
-        assert seat is not None
-        self.agent_selection = f"seat_{seat}"
-
-    def _observation(self, seat: int) -> Observation:
-        """The seat's observation now (kept until the match moves)."""
-        assert self.match is not None
-        obs = self._obs.get(seat)
-        if obs is None:
-            obs = self._obs[seat] = self.match.observation(seat)
-        return obs
+        self._rewarded = False
+        self.agent_selection = AGENTS[self._to_act - 1]
 
     def observe(self, agent: str) -> dict[str, Any]:
         if agent in self._final:
-            return {"observation": self._final[agent],
-                    "action_mask": np.zeros(ACTION_SIZE, dtype=np.int8)}
-        seat = _seat(agent)
-        obs = self._observation(seat)
-        mask = self._masks.get(seat)
-        if mask is None:
-            mask = self._masks[seat] = action_mask(obs)
-        return {"observation": observation_array(obs), "action_mask": mask.astype(np.int8)}
+            return {"observation": self._final[agent], "action_mask": self._no_ids.copy()}
+        seat = _SEAT.get(agent) or _seat(agent)  # ValueError for a name that is no agent
+        return {"observation": self._views[seat - 1].copy(),
+                "action_mask": (self._mask if seat == self._to_act else self._no_ids).copy()}
 
     # -- acting ---------------------------------------------------------------------------------
 
@@ -150,39 +194,36 @@ class GuandanEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        match = self.match
-        assert match is not None
+        tables = self._tables
+        assert tables is not None
         if action is None:
             raise ValueError(f"{agent} is to act: give an action id, not None")
-        seat = _seat(agent)
-        obs = self._observation(seat)
-        mask = self._masks.get(seat)
-        if mask is not None and 0 <= int(action) < ACTION_SIZE and mask[int(action)]:
-            played = action_of_masked(int(action), obs)  # the mask it was shown says legal
-        else:
-            played = action_of(int(action), obs)  # ValueError if illegal, nothing changed
-        hands_before = len(match.results)
-        final: dict[str, np.ndarray[Any, Any]] = {}
-        if isinstance(played, Reading) and len(played.cards) == len(obs.hand):
-            # The seat goes out, which may end the hand: keep each seat's view of it.
-            final = {a: observation_array(self._observation(_seat(a))) for a in self.agents}
-        match.apply(played)
-        self._obs = {}
-        self._masks = {}
+        if type(action) is not int:  # numpy's integers too, never a bool
+            if isinstance(action, bool) or not isinstance(action, np.integer):
+                raise ValueError(f"an action is an integer id, not {action!r}")
+            action = int(action)
+        if not (0 <= action < ACTION_SIZE and self._mask[action]):  # nothing changed
+            what = describe_action(action) if 0 <= action < ACTION_SIZE else "no such id"
+            raise ValueError(f"action {action} ({what}) is not legal for {agent} now")
+        seat = tables.act(0, action)
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if len(match.results) > hands_before:
-            result = match.results[-1]
-            steps = float(result.settlement.steps)
-            for a in self.agents:
-                won = team_of(_seat(a)) == result.winner
-                self.rewards[a] = steps if won else -steps
-            if self.episode == "hand" or match.to_act is None:
+        if self._rewarded:
+            self._clear_rewards()
+            self._rewarded = False
+        row = self._rewards_row
+        if row[0] != 0.0:  # a hand ended: its promotion, won or lost, is never 0
+            self._rewarded = True
+            for a, r in zip(AGENTS, row.tolist(), strict=True):
+                self.rewards[a] = r
+            self._accumulate_rewards()
+            if tables.dones[0]:
+                self._ended = True
                 self.terminations = dict.fromkeys(self.agents, True)
-                self._final = final
-        self._accumulate_rewards()
-        if not self._final:
-            self._select()
+                final = tables.final_views(0)
+                self._final = {a: final[k].copy() for k, a in enumerate(AGENTS)}
+                return
+        self._to_act = seat
+        self.agent_selection = AGENTS[seat - 1]
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:

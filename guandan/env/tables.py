@@ -12,7 +12,11 @@
 
 Each table plays its own matches, one after another: table ``i`` starts with match ``i + 1`` of
 ``seed`` and every new match takes the next match number, so the run is repeatable from the
-seed. At every step each table's seat to act takes the id given for that table; the arrays
+seed. (``first_match`` and ``match_step`` number them ``first_match + k * match_step``
+instead: ``Tables`` on ``K`` machines, numbered ``1 … K`` and stepping by ``K``, never play
+one match twice; :class:`guandan.env.ray_tables.RayTables` does that.)
+
+At every step each table's seat to act takes the id given for that table; the arrays
 returned then hold, per table, the observation and mask of the next seat to act and which seat
 that is (1-4), the rewards of the four seats for a hand that ended at this step (column
 ``seat - 1``: the hand's promotion for the winners, its negative for the losers, 0 otherwise)
@@ -28,11 +32,18 @@ kept up to date a turn at a time rather than rebuilt:
   :func:`~guandan.match.hand_start`, which a ``Match`` starts its hands with;
 - what each seat may know is kept as its observation, four per table in one preallocated
   block; a turn writes only the counts it changes (worked out once in absolute seats, then
-  placed in the views of the seats that see them, for all tables in one numpy pass), and the
-  step copies out the view of each table's seat to act;
+  added into the views of the seats that see them through a table of targets) and moves the
+  trick's blocks whole, and the step copies out the view of each table's seat to act; all of
+  it through flat memoryviews of the numpy blocks, a few hundred nanoseconds a table, so that
+  one table steps as fast per decision as many (the PettingZoo environment is one table);
 - the mask is the ids of ``legal_plays(..., every=True)`` against the table (``play_ids``),
   written into one preallocated block;
 - the step is compiled with mypyc (setup.py), as the engine is.
+
+``keep_final=True`` keeps, for each table, the four seats' observations just before the last
+play of the hand that ended last (``final_views``) and that hand's match (``final_match``):
+the PettingZoo environment's last observation of an episode. ``views(i)`` is table ``i``'s four
+kept observations, ``restart(i)`` starts table ``i``'s next match at once.
 
 ``observation(i)`` and ``matches`` give a :class:`~guandan.match.Match` view of each table for
 players that take an ``Observation`` (it replays the turns taken since it was last asked, so
@@ -186,6 +197,27 @@ def _views() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bool_]]:
 _VIEW_AT, _VIEW_SEEN = _views()
 
 
+def _targets() -> list[list[int]]:
+    """For each absolute position, its offsets in the four views of one table (the seats that
+    see it)."""
+    return [[int(_VIEW_AT[q, s]) for s in range(4) if _VIEW_SEEN[q, s]] for q in range(_ROW)]
+
+
+_TARGETS: Final = _targets()
+# The kept row's segments a turn writes, as plain ints (a dict lookup each costs more).
+_HAND_AT: Final = _K["hand"]
+_PLAYED_AT: Final = _K["played"]
+_UNSEEN_AT: Final = _K["unseen"]
+_TABLE_AT: Final = _K["table_cards"]
+_KIND_AT: Final = _K["table_kind"]
+_RANK_AT: Final = _K["table_rank"]
+_SEAT_AT: Final = _K["table_seat"]
+_TRICK_AT: Final = _K["trick"]
+_LEFT_AT: Final = _K["cards_left"]
+_FINISHED_AT: Final = _K["finished"]
+_TO_ACT_AT: Final = _K["to_act"]
+
+
 class _Table:
     """One table's match as the batched step plays it (levels, the deal, the tribute)."""
 
@@ -243,7 +275,8 @@ class Tables:
     """``n`` tables under one preset, stepped together (see the module docstring)."""
 
     def __init__(self, n: object, rules: object = "site", seed: object = 0,
-                 episode: object = "hand") -> None:
+                 episode: object = "hand", keep_final: object = False,
+                 first_match: object = 1, match_step: object = 1) -> None:
         # Typed ``object`` so that bad input meets these ValueErrors even compiled (a typed
         # parameter of a compiled function refuses a wrong type with a bare TypeError).
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -254,32 +287,51 @@ class Tables:
             raise ValueError(f"the seed must be an integer, not {seed!r}")
         if episode != "hand" and episode != "match":
             raise ValueError(f"episode is 'hand' or 'match', not {episode!r}")
+        if not isinstance(keep_final, bool):
+            raise ValueError(f"keep_final is True or False, not {keep_final!r}")
+        for name, value in (("first_match", first_match), ("match_step", match_step)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} is an integer ≥ 1, not {value!r}")
+        assert isinstance(first_match, int) and isinstance(match_step, int)
+        self.first_match: int = first_match
+        self.match_step: int = match_step
         self.n: int = n
         self.preset = get_preset(rules)
         self.seed: int = seed
         self.episode: Literal["hand", "match"] = episode
+        self.keep_final: bool = keep_final
         self.observations = np.zeros((n, *OBSERVATION_SHAPE), dtype=np.float32)
         self.masks = np.zeros((n, ACTION_SIZE), dtype=np.bool_)
         self.seats = np.zeros(n, dtype=np.int64)
         self.rewards = np.zeros((n, 4), dtype=np.float32)
         self.dones = np.zeros(n, dtype=np.bool_)
-        # What each seat of each table may know, kept as its observation (row 4 * i + seat -
-        # 1), with one spare entry at the end that takes what a seat does not see.
-        self._kept = np.zeros(4 * n * _OBS + 1, dtype=np.float32)
-        self._views = self._kept[:-1].reshape(n, 4, _OBS)
-        self._dump = 4 * n * _OBS
-        self._all = np.arange(n, dtype=np.intp)
-        self._which = np.zeros(n, dtype=np.intp)
+        # What each seat of each table may know, kept as its observation (row 4 * i + seat - 1).
+        self._kept = np.zeros(4 * n * _OBS, dtype=np.float32)
+        self._views: npt.NDArray[np.float32] = self._kept.reshape(n, 4, _OBS)
+        # Flat memoryviews of the blocks: compiled code reads and writes their items in tens of
+        # nanoseconds (a numpy item costs a hundred, a numpy call a microsecond).
+        self._kept_at: memoryview[float] = self._kept.data.cast("B").cast("f")
+        self._obs_at: memoryview[float] = self.observations.data.cast("B").cast("f")
+        self._mask_at: memoryview[bool] = self.masks.data.cast("B").cast("?")
+        self._rewards_at: memoryview[float] = self.rewards.data.cast("B").cast("f")
+        self._dones_at: memoryview[bool] = self.dones.data.cast("B").cast("?")
+        self._zeros: memoryview[float] = np.zeros(max(_OBS, 4 * n), dtype=np.float32).data.cast(
+            "B").cast("f")
+        self._no_ids: memoryview[bool] = np.zeros(max(ACTION_SIZE, n), dtype=np.bool_).data.cast(
+            "B").cast("?")
         self._tables: list[_Table] = []
-        self._next_match = 1
-        self._marked: list[int] = []  # flat positions of the masks' True entries, gathered
+        self._next_match = first_match
+        self._final_views: dict[int, npt.NDArray[np.float32]] = {}
+        self._final_tables: dict[int, _Table] = {}
 
     # -- the batch ---------------------------------------------------------------------------
 
     def reset(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], IntArray]:
         """Start every table afresh; the observations, masks and seats to act."""
-        self._next_match = 1
+        self._next_match = self.first_match
         self._tables = [self._new_table() for _ in range(self.n)]
+        self._final_views = {}
+        self._final_tables = {}
         for i, t in enumerate(self._tables):
             self._rebuild(i, t)
             self._legal(i, t)
@@ -296,7 +348,7 @@ class Tables:
         ids = np.asarray(actions)
         if not self._tables:
             raise ValueError("reset the tables before stepping them")
-        if ids.shape != (self.n,) or not np.issubdtype(ids.dtype, np.integer):
+        if ids.shape != (self.n,) or ids.dtype.kind not in "iu":  # integers (not bools)
             raise ValueError(f"give one integer action id per table: shape ({self.n},), "
                              f"not {ids.shape} of {ids.dtype}")
         tables = self._tables
@@ -308,143 +360,130 @@ class Tables:
                 raise ValueError(f"table {i}: action {action} is not legal for seat "
                                  f"{int(self.seats[i])} now")
             picks.append(legal.index(action))
-        self.rewards[:] = 0.0
-        self.dones[:] = False
-        k = _K
-        cards_left, finished, to_act = k["cards_left"], k["finished"], k["to_act"]
-        table_seat, table_kind, table_rank = k["table_seat"], k["table_kind"], k["table_rank"]
-        trick = k["trick"]
-        up: list[int] = []  # flat positions of the kept rows to count up by one (distinct)
-        down: list[int] = []  # ... and down by one
-        # The cards played, for numpy to place: per play its row's start, seat and number of
-        # cards (the first copy of each card; a second copy of one goes to the second round).
-        bases: tuple[list[int], list[int]] = ([], [])
-        seats: tuple[list[int], list[int]] = ([], [])
-        sizes: tuple[list[int], list[int]] = ([], [])
-        played: tuple[list[int], list[int]] = ([], [])
-        shifted: list[int] = []  # tables whose trick gets a turn (the older ones move down)
-        cleared: list[int] = []  # tables whose table and trick empty
-        led: list[int] = []  # tables with a new play on the table (the old one goes)
+        self._rewards_at[:] = self._zeros[:4 * self.n]
+        self._dones_at[:] = self._no_ids[:self.n]
         for i, pick in enumerate(picks):
-            t = tables[i]
-            deal = t.deal
-            chosen = t.plays[pick]
-            t.log.append(chosen)
-            if deal is None:
-                self._return(i, t, chosen)
-                continue
-            seat = deal.to_act
-            assert seat is not None
-            base = i * _ROW
-            s = seat - 1
-            if chosen is PASS:
-                deal.apply(PASS)
-                if deal.table is None:
-                    cleared.append(i)
-                else:
-                    shifted.append(i)
-                    at = base + trick
-                    up += (at + _C, at + _C + 1 + s)
-            else:
-                assert isinstance(chosen, Reading)
-                before = deal.count(seat)
-                deal.apply(chosen)
-                if deal.to_act is None:
-                    self._end_hand(i, t)
-                    continue
-                cards = [c.index for c in chosen.cards]
-                n = len(cards)
-                if len(set(cards)) == n:
-                    played[0].extend(cards)
-                    sizes[0].append(n)
-                else:
-                    once = list(dict.fromkeys(cards))
-                    again = list(cards)
-                    for c in once:
-                        again.remove(c)
-                    played[0].extend(once)
-                    sizes[0].append(len(once))
-                    played[1].extend(again)
-                    sizes[1].append(len(again))
-                    bases[1].append(base)
-                    seats[1].append(s)
-                bases[0].append(base)
-                seats[0].append(s)
-                up += (base + trick + _C + 1 + s, base + table_kind + _KIND_SLOT[chosen.kind],
-                       base + table_seat + s)
-                if chosen.rank is not None:
-                    up.append(base + table_rank + _RANK_SLOT[chosen.rank])
-                at = base + cards_left + (_MAX_HELD + 1) * s
-                after = before - n
-                down.append(at + min(before, _MAX_HELD))
-                up.append(at + min(after, _MAX_HELD))
-                if not after:
-                    up.append(base + finished + 4 * s + len(deal.finish_order) - 1)
-                led.append(i)
-                shifted.append(i)
-            after_seat = deal.to_act
-            assert after_seat is not None
-            if after_seat != seat:  # the same seat again: its partner went out (it leads)
-                down.append(base + to_act + s)
-                up.append(base + to_act + after_seat - 1)
-            self._legal(i, t)
-        views = self._views
-        if led:
-            views[led, :, _TABLE_BLOCK[0]:_TABLE_BLOCK[1]] = 0.0
-        if cleared:
-            views[cleared, :, _TABLE_BLOCK[0]:_TRICK_BLOCK[1]] = 0.0
-        if shifted:
-            lo = _TRICK_BLOCK[0]
-            views[shifted, :, lo + _EVENT:lo + 3 * _EVENT] = views[shifted, :, lo:lo + 2 * _EVENT]
-            views[shifted, :, lo:lo + _EVENT] = 0.0
-        # Every count that changes, in one pass (a second copy of a card in a second one).
-        ups = np.asarray(up, dtype=np.intp)
-        downs = np.asarray(down, dtype=np.intp)
-        for r in (0, 1):
-            lower: list[npt.NDArray[np.intp]] = [downs] if r == 0 else []
-            lift: list[npt.NDArray[np.intp]] = [ups] if r == 0 else []
-            if sizes[r]:
-                n_ = np.asarray(sizes[r])
-                at_row = np.repeat(np.asarray(bases[r], dtype=np.intp), n_)
-                own = at_row + _C * np.repeat(np.asarray(seats[r], dtype=np.intp), n_)
-                cards_ = np.asarray(played[r], dtype=np.intp)
-                lower += (own + (k["hand"] + cards_), own + (k["unseen"] + cards_))
-                lift += (own + (k["played"] + cards_), at_row + (k["table_cards"] + cards_),
-                         at_row + (trick + cards_))
-            elif r == 1:
-                continue
-            where = np.concatenate(lower + lift)
-            by = np.ones(len(where), dtype=np.float32)
-            by[:sum(len(x) for x in lower)] = -1.0
-            self._count(where, by)
+            self._play(i, tables[i], pick)
         self._gather()
         return self.observations, self.masks, self.seats, self.rewards, self.dones
 
-    def _count(self, at: npt.NDArray[np.intp], by: npt.NDArray[np.float32]) -> None:
-        """Count the absolute positions ``at`` (``table * _ROW + position``, no two alike) up
-        or down by ``by`` in the views of the seats that see them."""
-        table, q = np.divmod(at, _ROW)
-        where = table[:, None] * (4 * _OBS) + _VIEW_AT[q]
-        where[~_VIEW_SEEN[q]] = self._dump
-        self._kept[where] += by[:, None]
+    def act(self, i: object, action: object) -> int:
+        """Table ``i`` alone: its seat to act takes ``action`` (an id), the other tables wait.
+        Its row of ``observations``, ``masks``, ``seats``, ``rewards`` and ``dones`` then holds
+        this turn's (the other rows are left as they were); returns the seat to act now. For
+        driving one table a turn at a time (the PettingZoo environment): the same step as
+        ``step``'s, without a batch's arrays in and out. ``ValueError`` if the id is not legal,
+        with nothing changed."""
+        if not self._tables:
+            raise ValueError("reset the tables before stepping them")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < self.n:
+            raise ValueError(f"no table {i!r} (tables are 0 to {self.n - 1})")
+        if isinstance(action, np.integer):
+            action = int(action)
+        t = self._tables[i]
+        if isinstance(action, bool) or not isinstance(action, int) or action not in t.ids:
+            raise ValueError(f"table {i}: action {action!r} is not legal for seat "
+                             f"{t.to_act()} now")
+        self._rewards_at[4 * i:4 * i + 4] = self._zeros[:4]
+        self._dones_at[i] = False
+        self._play(i, t, t.ids.index(action))
+        t = self._tables[i]  # a new one if the match ended
+        seat = t.to_act()
+        at = (4 * i + seat - 1) * _OBS
+        self._obs_at[_OBS * i:_OBS * (i + 1)] = self._kept_at[at:at + _OBS]
+        return seat
+
+    def _play(self, i: int, t: _Table, pick: int) -> None:
+        """Table ``i``'s seat to act takes its legal action number ``pick``: the deal moves, and
+        the kept views change by the counts the turn changes."""
+        deal = t.deal
+        chosen = t.plays[pick]
+        t.log.append(chosen)
+        if deal is None:
+            self._return(i, t, chosen)
+            return
+        seat = deal.to_act
+        assert seat is not None
+        s = seat - 1
+        block = 4 * _OBS * i
+        trick = _TRICK_AT
+        up: list[int] = []  # absolute positions (in the kept row's layout) counted up by one
+        down: list[int] = []  # ... and down by one
+        if chosen is PASS:
+            deal.apply(PASS)
+            if deal.table is None:  # the trick ends: the table and the trick empty
+                self._clear(block, _TABLE_BLOCK[0], _TRICK_BLOCK[1])
+            else:
+                self._shift(i, _TRICK_BLOCK[0])
+                up += (trick + _C, trick + _C + 1 + s)
+        else:
+            assert isinstance(chosen, Reading)
+            before = deal.count(seat)
+            deal.apply(chosen)
+            if deal.to_act is None:
+                self._end_hand(i, t)
+                return
+            self._shift(i, _TABLE_BLOCK[0])  # the table empties too
+            own = _C * s
+            hand, unseen, played = _HAND_AT + own, _UNSEEN_AT + own, _PLAYED_AT + own
+            for card in chosen.cards:
+                c = card.index
+                down += (hand + c, unseen + c)
+                up += (played + c, _TABLE_AT + c, trick + c)
+            up += (trick + _C + 1 + s, _KIND_AT + _KIND_SLOT[chosen.kind], _SEAT_AT + s)
+            if chosen.rank is not None:
+                up.append(_RANK_AT + _RANK_SLOT[chosen.rank])
+            at = _LEFT_AT + (_MAX_HELD + 1) * s
+            after = before - len(chosen.cards)
+            down.append(at + min(before, _MAX_HELD))
+            up.append(at + min(after, _MAX_HELD))
+            if not after:
+                up.append(_FINISHED_AT + 4 * s + len(deal.finish_order) - 1)
+        after_seat = deal.to_act
+        assert after_seat is not None
+        if after_seat != seat:  # the same seat again: its partner went out (it leads)
+            down.append(_TO_ACT_AT + s)
+            up.append(_TO_ACT_AT + after_seat - 1)
+        kept = self._kept_at
+        targets = _TARGETS
+        for q in down:
+            for off in targets[q]:
+                kept[block + off] -= 1.0
+        for q in up:
+            for off in targets[q]:
+                kept[block + off] += 1.0
+        self._legal(i, t)
+
+    def _clear(self, block: int, lo: int, hi: int) -> None:
+        """Empty entries ``lo:hi`` of the four views starting at ``block``."""
+        kept = self._kept_at
+        zeros = self._zeros[:hi - lo]
+        for v in range(4):
+            at = block + _OBS * v
+            kept[at + lo:at + hi] = zeros
+
+    def _shift(self, i: int, lo: int) -> None:
+        """Move the trick's two newest turns down one place in table ``i``'s four views (the
+        oldest of three goes) and empty entries ``lo`` up to the newest place, for this turn
+        (``lo`` is the start of the trick, or of the table before it to empty that too)."""
+        views = self._views[i]
+        start = _TRICK_BLOCK[0]
+        # numpy copies overlapping blocks as if through a buffer; one call for the four views.
+        views[:, start + _EVENT:start + 3 * _EVENT] = views[:, start:start + 2 * _EVENT]
+        views[:, lo:start + _EVENT] = 0.0
 
     def _gather(self) -> None:
-        """Each table's observation of its seat to act, from its kept views; the masks."""
-        self.masks[:] = False
-        marked = self._marked
-        self.masks.reshape(-1)[np.fromiter(marked, dtype=np.intp, count=len(marked))] = True
-        self._marked = []
-        np.multiply(self._all, 4, out=self._which)
-        self._which += self.seats
-        self._which -= 1
-        np.take(self._views.reshape(4 * self.n, _OBS), self._which, axis=0,
-                out=self.observations)
+        """Each table's observation of its seat to act, copied from its kept views."""
+        kept, out = self._kept_at, self._obs_at
+        for i, t in enumerate(self._tables):
+            at = (4 * i + t.to_act() - 1) * _OBS
+            out[_OBS * i:_OBS * (i + 1)] = kept[at:at + _OBS]
 
     # -- one table ---------------------------------------------------------------------------
 
     def _new_table(self) -> _Table:
         t = _Table(self.preset, self.seed, self._next_match)
-        self._next_match += 1
+        self._next_match += self.match_step
         return t
 
     def _legal(self, i: int, t: _Table) -> None:
@@ -470,8 +509,11 @@ class Tables:
                 t.ids = play_ids(plays)  # type: ignore[arg-type]
             t.plays = plays
         self.seats[i] = seat
+        mask = self._mask_at
         at = i * ACTION_SIZE
-        self._marked += [at + j for j in t.ids]
+        mask[at:at + ACTION_SIZE] = self._no_ids
+        for j in t.ids:
+            mask[at + j] = True
 
     def _return(self, i: int, t: _Table, card: Action) -> None:
         assert isinstance(card, Card)
@@ -498,6 +540,9 @@ class Tables:
         over = result.final_winner is not None
         if t.watched:
             t.synced_match()
+        if self.keep_final:  # the views before the last play are still the kept ones
+            self._final_views[i] = self._views[i].copy()
+            self._final_tables[i] = t
         self.dones[i] = self.episode == "hand" or over
         if over:
             t = self._tables[i] = self._new_table()
@@ -539,6 +584,39 @@ class Tables:
         known = views[:, _HAND[0]:_HAND[1]] + views[:, _PLAYED[0]:_PLAYED[1]].reshape(
             4, 4, _C).sum(axis=1)
         np.maximum(2.0 - known, 0.0, out=views[:, _UNSEEN[0]:_UNSEEN[1]])
+
+    # -- one table at a time (the PettingZoo environment) --------------------------------------
+
+    def views(self, i: int) -> npt.NDArray[np.float32]:
+        """Table ``i``'s kept observations of its four seats, ``(4, *OBSERVATION_SHAPE)``: a
+        view of the tables' own memory, which every step changes (copy what must stay)."""
+        views: npt.NDArray[np.float32] = self._views[i]
+        return views
+
+    def restart(self, i: int) -> None:
+        """Table ``i`` leaves its match and starts the next match (the next match number);
+        ``observations``, ``masks`` and ``seats`` show its first decision at once."""
+        if not self._tables:
+            raise ValueError("reset the tables before restarting one")
+        t = self._tables[i] = self._new_table()
+        self._rebuild(i, t)
+        self._legal(i, t)
+        at = (4 * i + t.to_act() - 1) * _OBS
+        self._obs_at[_OBS * i:_OBS * (i + 1)] = self._kept_at[at:at + _OBS]
+
+    def final_views(self, i: int) -> npt.NDArray[np.float32]:
+        """With ``keep_final``: the four seats' observations (``(4, *OBSERVATION_SHAPE)``, seat
+        ``s`` at ``s - 1``) just before the last play of the hand that table ``i`` ended last."""
+        if i not in self._final_views:
+            raise ValueError(f"table {i} has kept no ended hand (keep_final=True keeps them)")
+        return self._final_views[i]
+
+    def final_match(self, i: int) -> Match:
+        """With ``keep_final``: the match of the hand that table ``i`` ended last, replayed to
+        that hand's end (a match won then is no longer the table's)."""
+        if i not in self._final_tables:
+            raise ValueError(f"table {i} has kept no ended hand (keep_final=True keeps them)")
+        return self._final_tables[i].synced_match()
 
     # -- views for players that take an Observation ------------------------------------------
 

@@ -11,8 +11,9 @@ at it (each a :class:`Peer`). The loop that plays the match calls it around ever
 
 Every message to a seat is built from that seat's own observation and what every seat sees
 (plays, passes, tribute gifts), so an outside program never receives another seat's cards: a
-return it was not part of is left out of its ``back`` notice, and ``episodeOver`` lists only its
-own remaining cards.
+return it was not part of is left out of its ``back`` notice (a seat with no part in any return
+gets none: the competition's server tells every return to every seat), and ``episodeOver``
+lists only its own remaining cards.
 
 A bad answer (an index outside ``actionList``, malformed JSON, no answer within ``timeout``) is
 refused: the ``act`` message is sent again with an ``error`` field saying why (``retries`` times,
@@ -29,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from guandan.cards import Card
 from guandan.host.notation import (
@@ -173,9 +174,22 @@ def _wire_action(action: Action | None) -> list[Any] | None:
     return list(PASS_WIRE)
 
 
+#: The competition server's action of nobody: ``curAction`` and ``greaterAction`` of an ``act``
+#: that asks for a lead (or a return), where ``curPos`` and ``greaterPos`` are -1.
+NO_ACTION: Final = (None, None, None)
+
+
 def act_message(obs: Observation, wire: list[list[Any]], last: tuple[int, Action] | None,
                 error: str | None = None) -> dict[str, Any]:
-    """The ``act`` message asking ``obs.seat`` to choose from ``wire``."""
+    """The ``act`` message asking ``obs.seat`` to choose from ``wire``.
+
+    As the competition's server sends it: a seat asked to lead a new trick (the hand's first
+    lead, a lead after everyone else passed, the lead a partner inherits from a seat that went
+    out) or to return a card is told ``curPos`` and ``greaterPos`` -1 with no action
+    (``[null, null, null]``): programs written against that server tell a lead from a follow
+    by these fields. A follow names the last action (``curPos``, ``curAction``, a pass too)
+    and the play to beat (``greaterPos``, ``greaterAction``).
+    """
     seat, level = obs.seat, obs.level
     areas: dict[int, list[Any] | None] = dict.fromkeys(SEATS)
     for e in obs.trick:
@@ -185,18 +199,24 @@ def act_message(obs: Observation, wire: list[list[Any]], last: tuple[int, Action
             areas[e.seat] = list(PASS_WIRE)
     own, other = team_of(seat), "24" if team_of(seat) == "13" else "13"
     table = obs.table
+    stage = "back" if wire and wire[0][0] == "back" else "play"
+    cur: tuple[int, list[Any] | None] = (-1, list(NO_ACTION))
+    greater: tuple[int, list[Any] | None] = (-1, list(NO_ACTION))
+    if stage == "play" and table is not None:  # a follow (a lead has no table)
+        greater = (protocol_pos(table.seat), play_to_wire(table.play))
+        cur = (protocol_pos(last[0]), _wire_action(last[1])) if last is not None else greater
     msg: dict[str, Any] = {
         "type": "act",
-        "stage": "back" if wire and wire[0][0] == "back" else "play",
+        "stage": stage,
         "handCards": cards_to_wire(obs.hand, level),
         "publicInfo": [{"rest": obs.counts[s], "playArea": areas[s]} for s in SEATS],
         "selfRank": obs.team_levels[own],
         "oppoRank": obs.team_levels[other],
         "curRank": level,
-        "curPos": protocol_pos(last[0]) if last is not None else -1,
-        "curAction": _wire_action(last[1]) if last is not None else None,
-        "greaterPos": protocol_pos(table.seat) if table is not None else -1,
-        "greaterAction": play_to_wire(table.play) if table is not None else None,
+        "curPos": cur[0],
+        "curAction": cur[1],
+        "greaterPos": greater[0],
+        "greaterAction": greater[1],
         "actionList": wire,
         "indexRange": len(wire) - 1,
     }
@@ -351,7 +371,7 @@ class Relay:
         else:
             table = before.table
             greater = ((protocol_pos(table.seat), play_to_wire(table.play)) if table is not None
-                       else (-1, None))
+                       else (-1, list(NO_ACTION)))
         for s in list(self._peers):
             self._send(s, {"type": "notify", "stage": "play", "curPos": protocol_pos(seat),
                            "curAction": wire, "greaterPos": greater[0],
@@ -364,9 +384,10 @@ class Relay:
         for s in list(self._peers):
             obs = match.observation(s)
             self._held[s] = list(obs.hand)
-            self._send(s, {"type": "notify", "stage": "back", "result": [
-                [protocol_pos(r.giver), protocol_pos(r.receiver), card_to_wire(r.card)]
-                for r in obs.tribute.returns]})
+            if obs.tribute.returns:  # a seat with no part in a return learns nothing of it
+                self._send(s, {"type": "notify", "stage": "back", "result": [
+                    [protocol_pos(r.giver), protocol_pos(r.receiver), card_to_wire(r.card)]
+                    for r in obs.tribute.returns]})
 
     def _end_hand(self, match: Match) -> None:
         record = match.records[-1]

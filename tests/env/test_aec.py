@@ -8,9 +8,17 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from guandan.encoding import ACTION_SIZE, OBSERVATION_SHAPE, PASS_ID
+from guandan.encoding import (
+    ACTION_SIZE,
+    OBSERVATION_SHAPE,
+    PASS_ID,
+    action_mask,
+    action_of,
+    observation_array,
+)
 from guandan.env import GuandanEnv, env, raw_env
 from guandan.levels import promotion
+from guandan.match import Match
 from guandan.seats import team_of
 
 
@@ -119,3 +127,48 @@ def test_render_shows_the_table() -> None:
     e.reset()
     text = e.render()
     assert text is not None and text.startswith("hand 1 at level 2, play, seat 1 to act")
+
+
+@pytest.mark.parametrize(("rules", "episode", "steps"), [
+    ("site", "hand", 1500), ("huaian", "match", 1500)])
+def test_every_observation_equals_a_fresh_one_step_by_step(rules: str, episode: str,
+                                                           steps: int) -> None:
+    # The environment keeps its arrays a turn at a time (the batched tables'); against
+    # observation_array and action_mask of the same position seen through a Match that takes
+    # the same actions, for all four agents at every step, through tribute and returns, the
+    # episodes' last observations, and (hand episodes) a match won and the next one begun.
+    e = raw_env(rules=rules, seed=6, episode=episode)
+    e.reset(seed=6)
+    rng = np.random.default_rng(5)
+    number = 1
+    m = Match(rules, seed=6, match_number=number)
+    before: dict[str, np.ndarray] = {}
+    returns = episodes = 0
+    for _ in range(steps):
+        if not e.agents:
+            e.reset()
+            episodes += 1
+            if m.final_winner is not None or episode == "match":
+                number += 1
+                m = Match(rules, seed=6, match_number=number)
+        agent = e.agent_selection
+        obs, _, terminated, _, _ = e.last()
+        if terminated:
+            assert (obs["observation"] == before[agent]).all() and not obs["action_mask"].any()
+            e.step(None)
+            continue
+        assert agent == f"seat_{m.to_act}"
+        for a in e.agents:
+            fresh = m.observation(int(a[-1]))
+            seen = e.observe(a)
+            assert (seen["observation"] == observation_array(fresh)).all()
+            assert (seen["action_mask"] == action_mask(fresh)).all()
+            before[a] = seen["observation"]
+        returns += m.phase == "return"
+        ids = np.flatnonzero(obs["action_mask"])
+        plays = ids[ids != PASS_ID]  # lean to plays, so that hands end
+        choice = int(rng.choice(plays if len(plays) and rng.random() < 0.85 else ids))
+        m.apply(action_of(choice, m.observation(m.to_act)))  # type: ignore[arg-type]
+        e.step(choice)
+    assert returns > 0 and number > 1  # a match won: the next one begun
+    assert episodes >= (3 if episode == "hand" else 1)

@@ -154,3 +154,78 @@ def test_the_batched_step_is_compiled_and_current() -> None:
     folder = Path(tables_module.__file__).resolve().parent
     assert "tables" in compiled_modules(folder)
     assert stale_modules(folder) == [], "sources edited after compiling: pip install -e . again"
+
+
+def test_one_table_at_a_time_steps_as_the_batch_does() -> None:
+    # act(i, id) is step's turn for table i alone: two tables acted on one by one give the
+    # arrays two tables stepped together give, rewards and episode ends included.
+    batch, single = Tables(2, rules="huaian", seed=8), Tables(2, rules="huaian", seed=8)
+    _, mask, _ = batch.reset()
+    single.reset()
+    rng = np.random.default_rng(4)
+    ended = 0
+    for _ in range(600):
+        ids = [int(rng.choice(np.flatnonzero(m))) for m in mask]
+        _, mask, seats, rewards, dones = batch.step(np.array(ids))
+        for i, a in enumerate(ids):
+            assert single.act(i, a) == seats[i]
+        assert (single.observations == batch.observations).all()
+        assert (single.masks == mask).all() and (single.seats == seats).all()
+        assert (single.rewards == rewards).all() and (single.dones == dones).all()
+        ended += int(dones.sum())
+    assert ended >= 2
+    legal = int(np.flatnonzero(single.masks[0])[0])
+    illegal = int(np.flatnonzero(~single.masks[0])[0])
+    before = single.observations.copy()
+    with pytest.raises(ValueError, match="table 0: action"):
+        single.act(0, illegal)
+    with pytest.raises(ValueError, match="no table"):
+        single.act(2, legal)
+    with pytest.raises(ValueError, match="table 0: action"):
+        single.act(0, float(legal))
+    assert (single.observations == before).all()
+    with pytest.raises(ValueError, match="reset"):
+        Tables(1).act(0, legal)
+
+
+def test_kept_views_final_views_and_restart() -> None:
+    tables = Tables(1, rules="site", seed=2, keep_final=True)
+    tables.reset()
+    with pytest.raises(ValueError, match="kept no ended hand"):
+        tables.final_views(0)
+    rng = np.random.default_rng(1)
+    views: dict[int, np.ndarray] = {}
+    while True:
+        m = tables.matches[0]
+        for s in (1, 2, 3, 4):  # every seat's kept view is its observation_array
+            views[s] = observation_array(m.observation(s))
+            assert (tables.views(0)[s - 1] == views[s]).all()
+        ids = np.flatnonzero(tables.masks[0])
+        plays = ids[ids != PASS_ID]
+        tables.act(0, int(rng.choice(plays if len(plays) else ids)))
+        if tables.dones[0]:
+            break
+    final = tables.final_views(0)
+    assert all((final[s - 1] == views[s]).all() for s in (1, 2, 3, 4))
+    assert tables.final_match(0).results and tables.final_match(0).hand_number == 2
+    tables.restart(0)  # the match is left: the next match number, its first decision
+    m = tables.matches[0]
+    assert m.match_number == 2 and m.hand_number == 1
+    assert (tables.observations[0] == observation_array(m.observation(m.to_act))).all()  # type: ignore[arg-type]
+    assert (tables.masks[0] == action_mask(m.observation(m.to_act))).all()  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="keep_final"):
+        Tables(1, keep_final=1)
+
+
+def test_match_numbers_from_first_by_step() -> None:
+    # Tables on K machines numbered 1..K stepping by K never play one match twice.
+    tables = Tables(3, seed=1, episode="match", first_match=2, match_step=4)
+    tables.reset()
+    assert [m.match_number for m in tables.matches] == [2, 6, 10]
+    tables.restart(1)
+    assert [m.match_number for m in tables.matches] == [2, 14, 10]
+    tables.reset()
+    assert [m.match_number for m in tables.matches] == [2, 6, 10]
+    for bad in ({"first_match": 0}, {"match_step": 0}, {"match_step": True}):
+        with pytest.raises(ValueError, match="an integer ≥ 1"):
+            Tables(1, **bad)  # type: ignore[arg-type]

@@ -13,10 +13,12 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from guandan.records import validate_lines
+from guandan.records import trick_leads, validate_lines
+from guandan.seats import partner
 
 HERE = Path(__file__).resolve().parent
 COMPBOTS = HERE.parents[1].parent / "shared" / "compbots"
@@ -79,9 +81,13 @@ def servers() -> Iterator[list[Server]]:
         s.err.close()
 
 
-def client(script: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """Run a competition client from a copy of its folder, on ``port``."""
+def client(script: Path, port: int, log: Path,
+           seed: int | None = None) -> subprocess.Popen[bytes]:
+    """Run a competition client from a copy of its folder, on ``port`` (its ``random``
+    seeded with ``seed``, if given)."""
     text = script.read_text(encoding="utf-8").replace("23456", str(port))
+    if seed is not None:
+        text = f"import random as _random; _random.seed({seed})\n" + text
     copy = script.with_name("run_" + script.name)
     copy.write_text(text, encoding="utf-8")
     return subprocess.Popen([PY, copy.name], cwd=script.parent, stdout=log.open("wb"),
@@ -95,51 +101,77 @@ def check_records(path: Path, hands: int) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-@needs_compbots
-@needs_ws4py
-def test_four_example_clients_play_through_guandan_host(tmp_path: Path,
-                                                        servers: list[Server]) -> None:
-    folder = tmp_path / "example-clients"
-    shutil.copytree(COMPBOTS / "example-clients", folder)
-    port, out = free_port(), tmp_path / "hands.jsonl"
-    host = Server(["host", "--port", str(port), "--seats", "1,2,3,4", "--hands", "2",
-                   "--player", "greedy", "--timeout", "60", "--out", str(out)], tmp_path)
-    servers.append(host)
-    procs = [client(folder / f"client{i}.py", port, tmp_path / f"c{i}.log") for i in (1, 2, 3, 4)]
-    figures = json.loads(host.wait())
-    for p in procs:
-        p.wait(timeout=30)
-    assert figures["hands"] == 2 and figures["replaced"] == 0 and figures["refused"] == 0
-    records = check_records(out, 2)
-    assert set(records[0]["outside"]) == {"1", "2", "3", "4"}  # type: ignore[arg-type]
-    for i in (1, 2, 3, 4):
-        log = (tmp_path / f"c{i}.log").read_text(encoding="utf-8", errors="replace")
-        assert "Traceback" not in log
-        assert "Closed down 1000" in log
+def lead_kinds(record: dict[str, Any]) -> list[tuple[int, str]]:
+    """Each lead of a hand record and what made it: ``first`` (the hand's first), ``passes``
+    (everyone else passed the seat's play), ``partner`` (the partner went out with the last
+    play and the others passed: 接风) or ``next`` (the last to play went out after its
+    partner)."""
+    out: list[tuple[int, str]] = []
+    last: int | None = None
+    for a, lead in zip(record["actions"], trick_leads(record), strict=True):
+        if "pass" in a:
+            continue
+        seat = a["seat"]
+        if lead:
+            out.append((seat, "first" if last is None else "passes" if seat == last
+                        else "partner" if seat == partner(last) else "next"))
+        last = seat
+    return out
+
+
+#: Each bot of ../shared/compbots (the example clients: three of them) with the host's seed
+#: whose hands give a bot's seat leads after passes and the lead of a partner gone out (接风).
+BOTS = [
+    ("ai2", ("client0.py", "client2.py"), 1),
+    ("ai3", ("对抗AI1.py", "对抗AI2.py"), 1),
+    ("ai6", ("client1.py", "client2.py"), 1),
+    ("example-clients", ("client1.py", "client2.py", "client3.py"), 4),
+]
+HANDS = 3
 
 
 @needs_compbots
 @needs_ws4py
-@pytest.mark.parametrize(("bot", "scripts"), [
-    ("ai2", ("client0.py", "client2.py")),
-    ("ai3", ("对抗AI1.py", "对抗AI2.py")),
-    ("ai6", ("client1.py", "client2.py")),
-])
-def test_rule_bots_play_a_hand(bot: str, scripts: tuple[str, str], tmp_path: Path,
-                               servers: list[Server]) -> None:
+@pytest.mark.parametrize(("bot", "scripts", "seed"), BOTS, ids=[b[0] for b in BOTS])
+def test_competition_bots_play_whole_hands_through_guandan_host(
+        bot: str, scripts: tuple[str, ...], seed: int, tmp_path: Path,
+        servers: list[Server]) -> None:
+    """Each bot plays whole hands (tricks won after passes, 接风 included) without a crash or
+    a replacement, beside a client that checks every message it gets against the fields
+    the competition's clients document (``protocol_fields.py``). The bots are seated one by
+    one and seeded (their random choices), so that each run plays the same hands."""
     folder = tmp_path / bot
     shutil.copytree(COMPBOTS / bot, folder)
-    port, out = free_port(), tmp_path / "hands.jsonl"
-    host = Server(["host", "--port", str(port), "--hands", "1", "--player", "heuristic",
-                   "--timeout", "60", "--out", str(out)], tmp_path)
+    port, out, checked = free_port(), tmp_path / "hands.jsonl", tmp_path / "checked.json"
+    seats = [*["2", "4", "3"][:len(scripts)], "1"]  # the checking client last, on seat 1
+    host = Server(["host", "--port", str(port), "--seats", ",".join(seats), "--hands",
+                   str(HANDS), "--player", "heuristic", "--seed", str(seed), "--timeout", "60",
+                   "--out", str(out)], tmp_path)
     servers.append(host)
-    procs = [client(folder / s, port, tmp_path / f"{s}.log") for s in scripts]
-    figures = json.loads(host.wait())
+    procs = []
+    for i, script in enumerate(scripts):
+        procs.append(client(folder / script, port, tmp_path / f"{script}.log", seed=seed + i))
+        deadline = time.monotonic() + 60
+        while host.log().count("connected: place") < i + 1:  # seated in this order
+            assert time.monotonic() < deadline, host.log()
+            time.sleep(0.05)
+    checker = subprocess.Popen([PY, str(HERE / "checking_client.py"),
+                                f"ws://127.0.0.1:{port}/game/checker", str(checked), str(seed)])
+    figures = json.loads(host.wait(timeout=600))
+    assert checker.wait(timeout=30) == 0
     for p in procs:
         p.wait(timeout=30)
-    assert figures["replaced"] == 0
-    records = check_records(out, 1)
-    assert set(records[0]["outside"]) == {"2", "4"}  # type: ignore[arg-type]
+    assert figures["hands"] == HANDS and figures["replaced"] == 0, figures
+    for script in scripts:
+        log = (tmp_path / f"{script}.log").read_text(encoding="utf-8", errors="replace")
+        assert "Traceback" not in log, (script, log[log.index("Traceback"):][:2000])
+    found = json.loads(checked.read_text(encoding="utf-8"))
+    assert found["problems"] == [], found["problems"][:5]
+    assert found["leads"]["passes"], found
+    records = check_records(out, HANDS)
+    bots = {int(s) for s in seats[:-1]}
+    kinds = {kind for r in records for seat, kind in lead_kinds(r) if seat in bots}
+    assert {"passes", "partner"} <= kinds, kinds
 
 
 @pytest.mark.parametrize(("mode", "why", "asked"), [

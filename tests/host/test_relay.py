@@ -14,6 +14,8 @@ from guandan.match import Action, Match, Observation
 from guandan.players import make_player
 from guandan.records import replay_records
 
+from .protocol_fields import Checker
+
 # None: stay silent; "DROP": hang up; a list: several replies at once
 Answer = Callable[[dict[str, Any]], "str | list[str] | None"]
 
@@ -98,6 +100,30 @@ def test_every_stage_is_told_and_records_replay() -> None:
         assert r["outside"] == {"2": "two", "4": "four"}
         assert "replaced" not in r
     assert relay.stats.asked > 0 and relay.stats.refused == 0
+
+
+def test_every_message_has_the_competition_servers_fields() -> None:
+    """Each message as the competition's clients document it and its server sends it; in
+    particular a seat asked to lead (the hand's first lead, after everyone else passed, the
+    lead it inherits when its partner goes out: 接风) is told ``curPos`` and ``greaterPos``
+    -1 with no action, as programs tell a lead from a follow by them. Programs that always
+    pass when they may make every trick end in passes and every hand end in 接风."""
+    peers = {s: FakePeer(f"p{s}", first) for s in (1, 2, 3, 4)}
+    records, _ = play(peers, hands=4, seed=5)
+    kinds = {r["tribute"]["kind"] for r in records}
+    assert "exempt" in kinds and kinds & {"single", "double"}  # anti-tribute, tribute and back
+    leads: Counter[str] = Counter()
+    stages: Counter[tuple[str, str]] = Counter()
+    for p in peers.values():
+        checker = Checker()
+        for m in p.sent:
+            assert checker.check(m) == [], (p.name, m)
+            stages[m["type"], m["stage"]] += 1
+        leads.update(checker.leads)
+    assert leads["first"] and leads["passes"] and leads["partner"], leads
+    assert {("act", "back"), ("notify", "tribute"), ("notify", "back"),
+            ("notify", "anti-tribute"), ("notify", "episodeOver"), ("notify", "gameOver"),
+            ("notify", "gameResult")} <= set(stages)
 
 
 def test_tribute_and_back_are_told() -> None:

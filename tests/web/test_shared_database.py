@@ -11,9 +11,7 @@ loopback ports. ``bash scripts/test`` installs Debian's ``postgresql`` and ``ngi
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -44,62 +42,9 @@ def free_port() -> int:
         return port
 
 
-def pg_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).resolve().parent if initdb else None
-
-
 def nginx_bin() -> str | None:
     return shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
-
-
-def as_user() -> dict[str, Any]:
-    """Popen's arguments to run PostgreSQL's programs: as ``postgres`` when we are root."""
-    if os.geteuid() != 0:
-        return {}
-    pw = pwd.getpwnam("postgres")
-    return {"user": pw.pw_uid, "group": pw.pw_gid,
-            "env": dict(os.environ, HOME=pw.pw_dir, LC_ALL="C.UTF-8")}
-
-
-@pytest.fixture(scope="module")
-def postgres() -> Iterator[str]:
-    bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL's initdb was not found (bash scripts/test installs Debian's "
-                    "postgresql)")
-    if os.geteuid() == 0:
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
-    tmp = Path(tempfile.mkdtemp(prefix="guandan-pg-"))
-    data, sock = tmp / "data", tmp / "sock"
-    sock.mkdir()
-    user = as_user()
-    if user:
-        for p in (tmp, sock):
-            os.chown(p, user["user"], user["group"])
-    port = free_port()
-    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE,
-           "cwd": str(tmp), **user}
-    subprocess.run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                    "-E", "UTF8", "--no-sync"], **run)
-    subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(tmp / "pg.log"), "-w",
-                    "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1", "start"], **run)
-    try:
-        subprocess.run([str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
-                        "postgres", "guandan"], **run)
-        yield f"postgresql://postgres@127.0.0.1:{port}/guandan"
-    finally:
-        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       **{**run, "check": False})
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 class Serve:

@@ -143,7 +143,8 @@ def test_an_engine_error_after_the_change_leaves_no_trace(tmp_path: Path,
 
 ENDPOINTS = [("GET", ""), ("POST", "/play"), ("POST", "/pass"), ("POST", "/return"),
              ("POST", "/readings"), ("POST", "/hint"), ("POST", "/step"), ("POST", "/next"),
-             ("GET", "/records"), ("GET", "/export")]
+             ("GET", "/records"), ("GET", "/export"), ("GET", "/replay/1"), ("GET", "/outside"),
+             ("POST", "/outside/2/ai")]
 BODIES = {"/play": {"cards": ["S3"]}, "/return": {"card": "S3"}, "/readings": {"cards": ["S3"]},
           "/step": {}}
 
@@ -167,17 +168,70 @@ def damages(save: Json) -> list[tuple[str, bytes]]:
         ("match missing", edited(match=None)),
         ("deep nesting", b"[" * 100_000 + b"]" * 100_000),
         ("a duplicate key", json.dumps(save)[:-1].encode() + b', "preset": "site"}'),
+        ("cut short", json.dumps(save).encode()[:200]),
+        ("match_number not the match's", edited(match_number=2)),
+        ("created before 1970", edited(created=-1)),
+        ("an outside note of no seat", edited(outside=[2], outside_notes={"1": {"outside": 5}})),
+        ("a replaced seat without a reason",
+         edited(outside=[2], outside_notes={"1": {"replaced": [{"seat": 2, "turn": 0}]}})),
+        ("an outside note of hand 0", edited(outside=[2], outside_notes={"0": {}})),
     ]
 
 
-def test_every_damaged_save_answers_corrupt_save_and_can_be_deleted(tmp_path: Path) -> None:
-    c = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True),
+def row_damages(database: str | None) -> list[tuple[str, str]]:
+    """Damage done to a game's row in the database itself, as a hand edit does it: SQLite keeps
+    whatever is written in a column (text where the store writes a BLOB, text or a fraction
+    for the version)."""
+    if database is None:
+        return [
+            ("json_set seen_results -1",
+             "UPDATE games SET data = json_set(data, '$.seen_results', -1) WHERE key = ?"),
+            ("json_set an unknown preset",
+             "UPDATE games SET data = json_set(data, '$.preset', 'chengdu') WHERE key = ?"),
+            ("the text cut short",
+             "UPDATE games SET data = substr(CAST(data AS TEXT), 1, 120) WHERE key = ?"),
+            ("text that is not UTF-8", "UPDATE games SET data = CAST(x'ff7b22' AS TEXT) "
+                                       "WHERE key = ?"),
+            ("a number for the save", "UPDATE games SET data = 5 WHERE key = ?"),
+            ("a version of text", "UPDATE games SET version = 'x' WHERE key = ?"),
+            ("a version with a fraction", "UPDATE games SET version = 1.5 WHERE key = ?"),
+            ("a negative version", "UPDATE games SET version = -1 WHERE key = ?"),
+        ]
+    return [
+        ("cut short", "UPDATE games SET data = substring(data from 1 for 120) WHERE key = ?"),
+        ("seen_results -1", "UPDATE games SET data = convert_to(jsonb_set(convert_from(data, "
+                            "'UTF8')::jsonb, '{seen_results}', '-1')::text, 'UTF8') "
+                            "WHERE key = ?"),
+        ("a negative version", "UPDATE games SET version = -1 WHERE key = ?"),
+    ]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> str | None:
+    """The store's database: SQLite (the default), then a throwaway PostgreSQL."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("postgres")
+    return url
+
+
+def test_every_damaged_save_answers_corrupt_save_and_can_be_deleted(
+        tmp_path: Path, database: str | None) -> None:
+    c = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True, database=database),
                    raise_server_exceptions=False)
     ok = new_game(c, seed=1)
     save = raw(c, ok["id"])
-    for name, data in damages(save):
+    store = c.app.state.store  # type: ignore[attr-defined]
+    for name, damage in [*damages(save), *row_damages(database)]:
         g = new_game(c)
-        put_raw(c, g["id"], data)
+        if isinstance(damage, bytes):
+            if damage.startswith(b"{"):  # a damage of one field: of this game's save
+                damage = damage.replace(save["id_hash"].encode(), id_hash(g["id"]).encode())
+            put_raw(c, g["id"], damage)
+        else:
+            with store.transaction(write=True) as tx:
+                tx.q(damage, (id_hash(g["id"]),))
+            store.forget(id_hash(g["id"]))  # as another process, or this one restarted
         for method, path in ENDPOINTS:
             r = c.request(method, f"/api/games/{g['id']}{path}", json=BODIES.get(path))
             assert r.status_code == 409, (name, path, r.status_code, r.text)

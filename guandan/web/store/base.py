@@ -75,14 +75,39 @@ def client_key(address: str) -> str:
     return hashlib.sha256(("client:" + address).encode()).hexdigest()[:24]
 
 
+def row_version(value: object) -> int:
+    """A row's ``version`` as read: a count, or ``CorruptSave`` (SQLite keeps whatever a hand
+    edit wrote in a column, text or a fraction too)."""
+    if type(value) is not int or value < 0:
+        raise CorruptSave(f"the game's row is damaged (version {_shown(value)} is not a count)")
+    return value
+
+
+def row_data(value: object) -> bytes:
+    """A row's ``data`` as read (``Tx.data``: bytes, whatever a hand edit left): the save,
+    for ``decode`` to check; ``CorruptSave`` if there is none."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise CorruptSave(f"the game's row is damaged (its save is {_shown(value)}, not data)")
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 class Tx:
     """One transaction on a DB-API cursor: the store's SQL, in one place for both databases
     (``?`` placeholders, rewritten for the driver)."""
 
-    def __init__(self, cur: Any, param: str = "?", lock: str = "") -> None:
+    def __init__(self, cur: Any, param: str = "?", lock: str = "",
+                 data: str = "CAST(data AS BLOB)") -> None:
         self.cur = cur
         self.param = param
         self.lock = lock  # " FOR UPDATE" where the database locks rows so
+        # How a save is selected as bytes: SQLite returns a column as the type of its value,
+        # and a hand edit (``json_set``, ``substr``) leaves text, invalid UTF-8 even.
+        self.data = data
 
     def q(self, sql: str, args: Sequence[Any] = ()) -> Any:
         self.cur.execute(sql if self.param == "?" else sql.replace("?", self.param), args)
@@ -91,11 +116,11 @@ class Tx:
     def version(self, key: str, lock: bool = False) -> int | None:
         row = self.q("SELECT version FROM games WHERE key = ?" + (self.lock if lock else ""),
                      (key,)).fetchone()
-        return None if row is None else int(row[0])
+        return None if row is None else row_version(row[0])
 
     def row(self, key: str) -> tuple[int, bytes] | None:
-        row = self.q("SELECT version, data FROM games WHERE key = ?", (key,)).fetchone()
-        return None if row is None else (int(row[0]), bytes(row[1]))
+        row = self.q(f"SELECT version, {self.data} FROM games WHERE key = ?", (key,)).fetchone()
+        return None if row is None else (row_version(row[0]), row_data(row[1]))
 
     def insert(self, key: str, version: int, client: str, created: float, updated: float,
                finished: bool, data: bytes) -> None:

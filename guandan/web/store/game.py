@@ -179,7 +179,7 @@ def decode(game_id: str, raw: bytes, version: int) -> Game:
             raise ValueError(f"unknown difficulty {difficulty!r}")
         created = data.get("created")
         if isinstance(created, bool) or not isinstance(created, (int, float)) \
-                or not math.isfinite(created):
+                or not math.isfinite(created) or created < 0:
             raise ValueError(f"created must be a time, not {created!r}")
         match = Match.from_json(data.get("match"))  # type: ignore[arg-type]
         if match.rules != preset:
@@ -187,9 +187,13 @@ def decode(game_id: str, raw: bytes, version: int) -> Game:
         seen = _int(data, "seen_results", 0)
         if seen > len(match.results):
             raise ValueError(f"seen_results {seen} but {len(match.results)} hands finished")
+        number = _int(data, "match_number", 1)
+        if number != match.match_number:
+            raise ValueError(f"match_number {number} but the match is match "
+                             f"{match.match_number}")
         outside, notes = _outside(data)
         game = Game(id=game_id, preset=preset, match=match,
-                    match_number=_int(data, "match_number", 1), seen_results=seen,
+                    match_number=number, seen_results=seen,
                     created=float(created), difficulty=difficulty, version=version,
                     outside=outside, outside_notes=notes)
         game.match.observation(1)  # the person's view can be made
@@ -211,10 +215,26 @@ def _outside(data: dict[str, Any]) -> tuple[tuple[int, ...], dict[int, dict[str,
         raise ValueError("outside_notes must be an object")
     notes: dict[int, dict[str, Any]] = {}
     for k, v in raw.items():
-        if not k.isdigit() or not isinstance(v, dict) or set(v) - {"outside", "replaced"}:
+        if not (k.isascii() and k.isdigit() and 1 <= int(k) <= 10_000) or not isinstance(v, dict) \
+                or set(v) - {"outside", "replaced"} or not _note(v):
             raise ValueError(f"outside_notes: bad entry {k!r}")
         notes[int(k)] = v
     return tuple(seats), notes
+
+
+def _note(note: dict[str, Any]) -> bool:
+    """A hand's note is what the record gets (``guandan.host.relay``): ``outside``, the
+    programs by seat, and ``replaced``, the seats our AI took over (seat, turn, reason)."""
+    programs = note.get("outside", {})
+    if not isinstance(programs, dict) or not all(
+            s in ("1", "2", "3", "4") and isinstance(n, str) for s, n in programs.items()):
+        return False
+    replaced = note.get("replaced", [])
+    return isinstance(replaced, list) and all(
+        isinstance(r, dict) and set(r) == {"seat", "turn", "reason"}
+        and r["seat"] in (1, 2, 3, 4) and not isinstance(r["seat"], bool)
+        and type(r["turn"]) is int and r["turn"] >= 0 and isinstance(r["reason"], str)
+        for r in replaced)
 
 
 def _short(e: Exception) -> str:

@@ -63,7 +63,7 @@ class PostgresStore(GameStore):
     @contextlib.contextmanager
     def transaction(self, write: bool) -> Iterator[Tx]:
         with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
-            yield Tx(cur, param="%s", lock=" FOR UPDATE")
+            yield Tx(cur, param="%s", lock=" FOR UPDATE", data="data")  # BYTEA: bytes
 
     def lock_for_create(self, tx: Tx) -> None:
         tx.q("SELECT pg_advisory_xact_lock(?)", (CREATE_LOCK,))
