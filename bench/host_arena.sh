@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
-#   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16 deals),
-#   or oracle, oracle-wide, oracle-ai6, oracle-model, search-model, oracle-nested,
-#   search-nested, oracle-nested-model, variant (bench/arena_players.py: the search that sees
-#   every hand, a diagnostic; the search and the oracle with MODEL=path's opponent model in
-#   their play-outs, or with a look-ahead at their own team's turns, or the oracle with both;
-#   and a player with the settings of VARIANT='{"name": ..., ...}')
-#   MODE=hand (environment) plays one-hand deal sets instead of whole matches; SAMPLES=N sets
-#   the search's sampled deals (default 16; budget: the page's clock). VENV names the virtual environment (default the
-#   repository's .venv); with PYTHONPATH set to another checkout, that checkout's code plays.
+#   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16
+#   sampled deals, SAMPLES=N to change it, so its figures repeat on any machine; SAMPLES=budget:
+#   the page's time budget instead).
+#   MODE=hand (environment) plays one-hand boards instead of whole matches. VENV names the
+#   virtual environment (default the repository's .venv); with PYTHONPATH set to another
+#   checkout, that checkout's code plays. A long row is played in parts (FIRST: the first deal
+#   set) and added up by bench/host_summary.py; two runs of the same boards compare hand by
+#   hand with bench/paired_hands.py.
+#   (The diagnostic players it also seated, the oracle and the search with a fitted model of
+#   the bot, were retired with the experiments: tag experiments-stop42, docs/ai-notebook.md.)
 # The bot's folder is copied to OUTDIR (default /tmp/host_arena/BOT-OURS[-FIRST]) because the
 # bots write files beside themselves; their output goes to /dev/null. Prints the arena's JSON
 # (with its "outside" figures) to OUTDIR/result.json and the hand records to records.jsonl.
 set -euo pipefail
 bot=$1; ours=$2; port=$3; hands=$4; first=${5:-1}
+case $ours in
+  heuristic|search) ;;
+  *) echo "OURS is heuristic or search" >&2; exit 2;;
+esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir=${6:-/tmp/host_arena/$bot-$ours-$first}
 rm -rf "$dir"; mkdir -p "$(dirname "$dir")"
@@ -30,10 +35,7 @@ extra="--mode ${MODE:-match}"
 # SAMPLES=budget: the search at the page's time budget (no --samples)
 [ "$ours" = search ] && [ "${SAMPLES:-16}" != budget ] && extra="$extra --samples ${SAMPLES:-16}"
 # --timeout 60: the machine is shared, and a bot's think must not be cut short by its load
-run=(-m guandan)
-# every player but the CLI's own two comes from bench/arena_players.py (the CLI's, and more)
-[[ "$ours" != heuristic && "$ours" != search ]] && run=("$root/bench/arena_players.py")
-"$venv/bin/python" "${run[@]}" arena --players "$ours,outside" --listen "$port" --hands "$hands" \
+"$venv/bin/python" -m guandan arena --players "$ours,outside" --listen "$port" --hands "$hands" \
   --first "$first" --timeout 60 $extra --out records.jsonl --json > result.json 2> arena.err &
 arena=$!
 until grep -q listening arena.err 2>/dev/null; do sleep 0.2; done

@@ -3,7 +3,7 @@
     python bench/host_summary.py DIR [DIR ...]
 
 Each DIR is a run's output folder (its ``result.json``); parts of one pairing (the same players
-and bot, disjoint deal sets from ``--first``) are added up: hands won out of hands played with a
+and bot, disjoint boards from ``--first``) are added up: hands won out of hands played with a
 Wilson 95% interval, net levels per hand (the parts' hand-weighted mean), time per decision of
 each side (decision-weighted mean, the largest p95 of the parts) and the outside programs'
 refusals and replacements. The bot's name is the part of the folder's name that starts with
@@ -27,7 +27,7 @@ def main() -> int:
         j = json.loads((Path(d) / "result.json").read_text())
         bot = next((t for t in Path(d).name.split("-") if t.startswith("ai")), Path(d).name)
         runs[(j["players"][0], bot)].append(j)
-    print("| ours vs two copies of | deal sets | hands won by ours (95% CI) | net levels per hand "
+    print("| ours vs two copies of | boards | hands won by ours (95% CI) | net levels per hand "
           "| ours: ms per decision, mean / p95 | bot: mean / p95 | refused, replaced |")
     print("|---|---|---|---|---|---|---|")
     for (ours, bot), parts in sorted(runs.items()):

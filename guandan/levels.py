@@ -132,14 +132,14 @@ def settle(
             continue
         own = own_level(team, before, level_team)
         if team == winner and steps >= 2:
-            final = team  # at A in a hand played at A (either team's): RULES.md final victory
+            final = team  # at A in a hand played at A (either team's): docs/rules.md final victory
             on_try_ko = on_try_en = ""
             if rules.a_tries is not None and own:
                 try_number = tries[team] + 1  # the try on which A was passed
                 on_try_ko, on_try_en = f" (A{try_number})", f" on try A{try_number}"
             why_ko.append(f"{team}팀 A 판 통과{on_try_ko}: 최종 승리")
             why_en.append(f"team {team} passes A{on_try_en}: final victory")
-            continue  # the losers, at their own A too, still used a try (RULES.md)
+            continue  # the losers, at their own A too, still used a try (docs/rules.md)
         if not own:
             continue  # a hand at the other team's A uses no try
         failed = "1·4위 승리" if team == winner else "패배"

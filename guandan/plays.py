@@ -5,7 +5,7 @@ physical choices give the same kind and rank, the representative uses the fewest
 that no straight flush of the hand needs and, for a full house, the cheapest pair. On a table,
 only plays that beat it are listed.
 
-With ``every=True`` it lists every distinct play (CONTRACT.md): two plays are the same only
+With ``every=True`` it lists every distinct play (docs/api.md): two plays are the same only
 when they have the same kind and rank, the same natural ranks with the same counts, the same
 number of wilds (a level heart is a wild even where it stands for itself) and, for a straight
 flush, the same suit. The generators are the same; ``every`` only widens the choices each one

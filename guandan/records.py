@@ -1,6 +1,6 @@
 """Hand records (``guandan-hand/1``): export, replay and validation.
 
-A record is one finished hand as a JSON object (see CONTRACT.md): the deal before tribute, the
+A record is one finished hand as a JSON object (see docs/api.md): the deal before tribute, the
 tribute, the leader, every action, the finish order and the levels before and after. Replaying
 a record checks it against the rules from its own deal and levels; consecutive records of one
 match are also checked for continuity (levels after = levels before of the next hand, the

@@ -1,6 +1,6 @@
 """Cards and their notation.
 
-RULES.md "Notation", "Card strength" and "Wild cards"; seed 000 §1, §3 and §4.
+docs/rules.md "Notation", "Card strength" and "Wild cards"; seed 000 §1, §3 and §4.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_jokers_notation() -> None:
 
 
 def test_sj_is_the_jack_of_spades_not_a_joker() -> None:
-    """RULES.md: `SJ` is the jack of spades, like every other suit + rank."""
+    """docs/rules.md: `SJ` is the jack of spades, like every other suit + rank."""
     card = parse_card("SJ")
     assert not card.is_joker
     assert (card.suit, card.rank) == ("S", "J")
@@ -188,7 +188,7 @@ def _any(rank: str) -> str:
 
 
 def test_contract_public_api_from_the_top_level_package() -> None:
-    """CONTRACT.md: the card, reading and play functions import from `guandan` itself."""
+    """docs/api.md: the card, reading and play functions import from `guandan` itself."""
     import guandan
     import guandan.cards
     import guandan.plays

@@ -1,4 +1,4 @@
-"""Levels: seed 000 §16-§17, RULES.md "Between hands" and the presets' tries at A."""
+"""Levels: seed 000 §16-§17, docs/rules.md "Between hands" and the presets' tries at A."""
 
 import pytest
 
@@ -136,7 +136,7 @@ def test_check_levels_refuses(levels: dict[str, str], tries: dict[str, int], rul
 
 @pytest.mark.parametrize("rules", ["site", "national"])
 def test_both_at_a_win_at_the_other_teams_a_is_final_victory(rules: str) -> None:
-    # RULES.md: final victory needs the team at A and the hand played at A, not its own A.
+    # docs/rules.md: final victory needs the team at A and the hand played at A, not its own A.
     s = settle({"13": "A", "24": "A"}, Z, "24", [1, 3, 2, 4], rules)
     assert s.final_winner == "13"
     assert s.a_tries_after["13"] == 0   # a hand at the other team's level uses no try of 13's
@@ -152,7 +152,7 @@ def test_both_at_a_1_4_win_at_the_other_teams_a_uses_no_try() -> None:
 def test_final_victory_still_counts_the_losers_try_at_their_own_a(
         level_team: str | None, try_number: int | None) -> None:
     # Both at A, the hand at 24's own A (or the shared first hand): 13 wins the match, and 24,
-    # which did not pass its own A, used a try (RULES.md). The result names the winner's try
+    # which did not pass its own A, used a try (docs/rules.md). The result names the winner's try
     # when it has one, else the loser's.
     s = settle({"13": "A", "24": "A"}, {"13": 1, "24": 0}, level_team, [1, 3, 2, 4], "national")
     assert s.final_winner == "13" and s.try_number == try_number

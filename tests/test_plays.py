@@ -1,4 +1,4 @@
-"""legal_plays against a slow brute force, plus hand-written cases (CONTRACT.md, RULES.md).
+"""legal_plays against a slow brute force, plus hand-written cases (docs/api.md, docs/rules.md).
 
 The brute force enumerates sub-multisets of the hand and classifies each: every reading of
 every subset is a play (seed §4: the engine finds the readings of the cards a player picks).
@@ -51,7 +51,7 @@ def brute_readings(cards: Iterable[Card], level: str) -> dict[Sig, Reading]:
 
 
 def every_key(r: Reading) -> EveryKey:
-    """What makes two plays distinct with ``every=True`` (CONTRACT.md): kind, rank, the natural
+    """What makes two plays distinct with ``every=True`` (docs/api.md): kind, rank, the natural
     ranks with their counts, the number of wilds (a level heart is always one) and, for a
     straight flush, the suit."""
     wild = [c for c in r.cards if c.is_wild(r.level)]
@@ -90,7 +90,7 @@ def windowed_all(hand: Sequence[Card], level: str) -> list[Reading]:
 
 def check_plays(hand: Sequence[Card], level: str, plays: list[Reading],
                 table: Reading | None = None) -> None:
-    """What every list of plays must satisfy (CONTRACT.md), whatever the oracle says."""
+    """What every list of plays must satisfy (docs/api.md), whatever the oracle says."""
     have = Counter(hand)
     seen: set[tuple[str, str | None, tuple[int, ...]]] = set()
     for p in plays:
@@ -322,7 +322,7 @@ def test_wild_readings_straight_flush_needing_a_wild_in_a_missing_suit() -> None
 
 
 def test_wild_readings_full_house_whose_pair_is_two_wilds() -> None:
-    """§6/RULES.md: both wilds may stand as the pair of another rank."""
+    """§6/docs/rules.md: both wilds may stand as the pair of another rank."""
     got = sigs("S9 D9 C9 H7 H7", "7")
     assert ("full_house", "9", 5) in got
     assert ("bomb", "9", 5) in got and ("bomb", "9", 4) in got
@@ -492,7 +492,7 @@ def test_a_whole_natural_straight_flush_is_kept_before_one_a_wild_would_complete
     assert cards_of(hand, "2", "single", "Q") == ["CQ"]
 
 
-# --- every=True: every distinct play (CONTRACT.md) -----------------------------------------
+# --- every=True: every distinct play (docs/api.md) -----------------------------------------
 
 
 def every_keys(hand: Sequence[Card], level: str, table: Reading | None = None) -> set[EveryKey]:
@@ -567,7 +567,7 @@ def plays_of(cards: str, level: str, kind: str, rank: str) -> list[str]:
 
 
 def test_every_full_house_lists_each_pair() -> None:
-    """CONTRACT.md: 999+JJ and 999+33 are two plays; the default lists one full house 9."""
+    """docs/api.md: 999+JJ and 999+33 are two plays; the default lists one full house 9."""
     hand = "S9 D9 C9 SJ DJ S3 D3 S5"
     assert plays_of(hand, "2", "full_house", "9") == ["C9 D3 D9 S3 S9", "C9 D9 DJ S9 SJ"]
     assert len([p for p in legal_plays(parse_cards(hand), "2") if p.kind == "full_house"
@@ -575,7 +575,7 @@ def test_every_full_house_lists_each_pair() -> None:
 
 
 def test_every_pair_with_and_without_a_wild() -> None:
-    """CONTRACT.md: 99 and 9+wild are two pairs; the level heart is a wild even as a 7."""
+    """docs/api.md: 99 and 9+wild are two pairs; the level heart is a wild even as a 7."""
     assert plays_of("S9 D9 H7", "7", "pair", "9") == ["D9 S9", "H7 S9"]
     assert plays_of("S7 H7 H7", "7", "pair", "7") == ["H7 H7", "H7 S7"]
     assert plays_of("S7 H7 H7", "7", "single", "7") == ["H7", "S7"]
@@ -585,7 +585,7 @@ def test_every_pair_with_and_without_a_wild() -> None:
 
 
 def test_every_straight_flush_in_each_suit() -> None:
-    """CONTRACT.md: 5-9 of spades and 5-9 of hearts are two straight flushes; a wild standing
+    """docs/api.md: 5-9 of spades and 5-9 of hearts are two straight flushes; a wild standing
     in for each natural of a whole straight flush is another play each time."""
     hand = "S5 S6 S7 S8 S9 H5 H6 H7 H8 H9"
     assert plays_of(hand, "2", "straight_flush", "9") == [

@@ -1,4 +1,4 @@
-"""Presets: one object per rule set, differences as named fields (RULES.md, Presets)."""
+"""Presets: one object per rule set, differences as named fields (docs/rules.md, Presets)."""
 
 import dataclasses
 

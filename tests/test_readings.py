@@ -1,4 +1,4 @@
-"""Readings and their order: every example and stated rule of seed 000 §3-§12 and RULES.md.
+"""Readings and their order: every example and stated rule of seed 000 §3-§12 and docs/rules.md.
 
 Test names start with the seed section they check (``test_s7_...`` is §7). Cards use suits
 ``S D C`` where a heart of the level would turn into a wild by accident.
@@ -160,7 +160,7 @@ def test_s4_wild_alone_is_a_level_single() -> None:
 
 
 def test_s4_two_wilds_are_a_level_pair() -> None:
-    """RULES.md: two wilds together are a level-rank pair."""
+    """docs/rules.md: two wilds together are a level-rank pair."""
     assert kr("H7 H7", "7") == [("pair", "7")]
     assert_beats(read("H7 H7", "7"), read("SA DA", "7"))
     assert_neither(read("H7 H7", "7"), read("S7 C7", "7"))
@@ -501,7 +501,7 @@ def test_s9_wild_fills_a_plate() -> None:
 
 @pytest.mark.parametrize("level", ["2", "9", "A"])
 def test_s10_bombs_of_4_to_10_cards(level: str) -> None:
-    """RULES.md: a bomb is 4-10 cards of one rank, wilds filling."""
+    """docs/rules.md: a bomb is 4-10 cards of one rank, wilds filling."""
     rank = "9" if level != "9" else "8"
     naturals = [s + rank for s in "SDCH"] * 2
     wild = "H" + level
@@ -571,7 +571,7 @@ def test_s10_joker_bomb_is_exactly_two_big_and_two_little() -> None:
 
 
 def test_s10_bomb_with_a_kicker_refused_and_jokers_never_in_a_bomb() -> None:
-    """§10: 다른 낱장은 붙이지 못합니다; RULES.md: bombs never hold jokers."""
+    """§10: 다른 낱장은 붙이지 못합니다; docs/rules.md: bombs never hold jokers."""
     assert kr("S9 D9 C9 H9 S3", "2") == []
     assert kr("S9 D9 C9 BJ", "2") == []
     assert kr("S9 D9 C9 H9 LJ", "2") == []
@@ -709,7 +709,7 @@ def test_s12_equal_never_beats() -> None:
     assert_neither(read("S3 D3 C3 S4 D4 C4", "2"), read("D3 C3 S3 D4 C4 S4", "2"))
 
 
-# --- RULES.md: the table of kinds and their ranks -------------------------------------------
+# --- docs/rules.md: the table of kinds and their ranks -------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -735,7 +735,7 @@ def test_rules_rank_of_each_kind(cards: str, level: str, expected: Pair) -> None
 
 
 def test_rules_s6789_h2_at_level_2_has_every_reading() -> None:
-    """RULES.md: `S6 S7 S8 S9 H2` at level 2 is a 5-9 or 6-T straight flush, or a straight."""
+    """docs/rules.md: `S6 S7 S8 S9 H2` at level 2 is a 5-9 or 6-T straight flush, or a straight."""
     readings = kr("S6 S7 S8 S9 H2", "2")
     assert Counter(readings) == Counter(
         [("straight_flush", "T"), ("straight_flush", "9"), ("straight", "T"), ("straight", "9")]
@@ -752,7 +752,7 @@ def test_rules_natural_straight_flush_is_never_a_plain_straight(level: str) -> N
 
 
 def test_rules_wild_with_one_suit_reads_both_ways() -> None:
-    """RULES.md: a wild may be any suit, so one-suit naturals plus a wild are also a straight."""
+    """docs/rules.md: a wild may be any suit, so one-suit naturals and a wild are a straight too."""
     assert set(kr("HQ HK H2 HJ HA", "2")) >= {("straight", "A"), ("straight_flush", "A")}
     assert kr("HQ HK H2 HJ HA", "2")[0] == ("straight_flush", "A")
 

@@ -227,7 +227,7 @@ def test_deeply_nested_json_is_a_malformed_line_not_a_crash() -> None:
     assert "malformed JSON" in v.errors[0].reason
 
 
-# -- a file's records follow each other (CONTRACT.md's validate line) -------------------------
+# -- a file's records follow each other (docs/api.md's validate line) -------------------------
 
 def test_a_skipped_hand_is_refused() -> None:
     recs = play_hands("site", 21, 3)

@@ -7,7 +7,7 @@ cards left per seat, the table, this hand's plays, passes and tribute. Its legal
 engine's plays (one per kind, rank and size, as in our own games) that the server's
 ``actionList`` offers; the chosen play is answered with the index of the entry holding the same
 cards (or, failing that, the same kind, rank and size). Entries our rules cannot read (a server
-may allow plays that RULES.md does not) are never chosen.
+may allow plays that docs/rules.md does not) are never chosen.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def choose(view: SeatView, player: Player, msg: dict[str, Any]) -> int:
     obs, index = view.observation(msg)
     if not obs.legal_actions:
         return 0
-    if msg.get("stage") == "tribute":  # our rules choose the gift (RULES.md)
+    if msg.get("stage") == "tribute":  # our rules choose the gift (docs/rules.md)
         want = gift_card(obs.hand, obs.level)
         return next((i for a, i in ((a, index[id(a)]) for a in obs.legal_actions)
                      if a == want), 0)

@@ -145,7 +145,7 @@ def play_from_wire(item: object, level: str) -> Reading | None:
     """Our reading of a protocol play ``[kind, rank, cards]`` (``None`` for ``PASS``).
 
     ``ValueError`` when it is malformed or its cards do not read as that kind and rank under
-    our rules (another server may allow plays that RULES.md does not).
+    our rules (another server may allow plays that docs/rules.md does not).
     """
     if not isinstance(item, list) or len(item) != 3:
         raise ValueError(f"not a protocol play: {item!r}")

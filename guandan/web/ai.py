@@ -63,7 +63,7 @@ SEARCH_BASE_MS = 4.0
 #: The window over which the searches asked for per second are counted (s).
 RATE_WINDOW = 5.0
 #: Players cheap enough to decide in the server's process when the queue is long (each well
-#: under a millisecond a decision: ``bench/ai_figures.md``).
+#: under a millisecond a decision: ``docs/ai-notebook.md``).
 CHEAP = frozenset({"random", "greedy", "heuristic"})
 #: The player a search falls back to under load.
 FALLBACK = "heuristic"

@@ -80,8 +80,8 @@ def test_settings_go_to_the_player() -> None:
     (["heuristic", "heuristic", "heuristic", "heuristic"], 200, 3),
 ])
 def test_heuristic_plays_only_legal_moves(names: list[str], hands: int, seed: int) -> None:
-    # 1,000 hands in all (with tribute returns from hand 2 of each match on); bench/ai_legal.py
-    # plays many more.
+    # 1,000 hands in all (with tribute returns from hand 2 of each match on); the slow soak
+    # (tests/test_soak.py, pytest -m slow) plays many more.
     assert play_hands(names, hands, seed) > hands * 20
 
 

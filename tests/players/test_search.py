@@ -3,17 +3,15 @@ test_playout.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from guandan.cards import Card, parse_cards
 from guandan.match import Event, Match
 from guandan.players.describe import REASON_CODES
-from guandan.players.heuristic import view_of
+from guandan.players.heuristic import HeuristicPlayer, view_of
 from guandan.players.leads import lead_bar
 from guandan.players.playout import (
     abstract_hand,
@@ -120,21 +118,49 @@ def test_lead_bar_is_the_weakest_calm_lead_and_skips_winners() -> None:
     assert lead_rank(abstract_hand(parse_cards("C9"), level)[0]) <= bar
 
 
+def _evidence_tally(hands: int, seed: int, what: str,
+                    every: int = 3) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(failing, checked) for the real hands and for one deal the tracker draws per check, of
+    the other seats' calm evidence (``what``: the lead bar, or the calm passes alone), every
+    ``every`` decisions of ``hands`` hands of four heuristic players."""
+    rng = random.Random(0)
+    real = [0, 0]
+    drawn = [0, 0]
+    for n in range(hands):
+        m = Match(seed=seed + n)
+        players = {s: HeuristicPlayer(seed=s) for s in (1, 2, 3, 4)}
+        turn = 0
+        while m.phase == "play" and m.to_act is not None:
+            seat = m.to_act
+            obs = m.observation(seat)
+            turn += 1
+            if turn % every == 0:
+                t = Tracker.from_observation(obs)
+                for s in t.others():
+                    if what == "leads":
+                        ev = Evidence.of(t, s, passes=False)
+                    else:  # the passes alone, without the lead bar
+                        passed = tuple(abstract_reading(r) for r in t.calm_passes[s])
+                        ev = Evidence(passed=passed) if passed else None
+                    if ev is None:
+                        continue
+                    for hand, count in ((m.hands[s], real), (t.sample(rng)[s], drawn)):
+                        count[0] += ev.fails(abstract_hand(hand, obs.level))
+                        count[1] += 1
+            m.apply(players[seat].act(obs))
+    return (real[0], real[1]), (drawn[0], drawn[1])
+
+
 def test_calm_leads_tell_real_hands_from_uniform_samples() -> None:
     """Between heuristic players, the real hands seldom hold a play weaker than one their seat
-    led calmly; uniform samples often do. This is what the search's redraws rest on, measured
-    by the tuning aid bench/lead_evidence.py on six hands."""
-    path = Path(__file__).resolve().parents[2] / "bench" / "lead_evidence.py"
-    spec = importlib.util.spec_from_file_location("lead_evidence", path)
-    assert spec is not None and spec.loader is not None
-    evidence = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(evidence)
-    (real_fail, real_n), (drawn_fail, drawn_n) = evidence.tally(6, 200)
+    led calmly; uniform samples often do. This is what the search's redraws rest on (measured
+    on more hands in docs/ai-notebook.md, "Reading the other seats")."""
+    (real_fail, real_n), (drawn_fail, drawn_n) = _evidence_tally(6, 200, "leads")
     assert real_n == drawn_n > 300
     assert real_fail / real_n < 0.15  # 7.9% (32 of 405) on these six hands
     assert drawn_fail / drawn_n > 0.45  # 57.8%
     # Calm passes: a real hand seldom holds a play of its split that beats one.
-    (real_fail, real_n), (drawn_fail, drawn_n) = evidence.tally(6, 200, what="passes")
+    (real_fail, real_n), (drawn_fail, drawn_n) = _evidence_tally(6, 200, "passes")
     assert real_n == drawn_n > 100
     assert real_fail / real_n < 0.08  # 1.8% (3 of 167)
     assert drawn_fail / drawn_n > 0.12  # 16.2%
