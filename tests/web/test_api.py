@@ -73,7 +73,7 @@ def raw_save(store: GameStore, gid: str) -> bytes:
 def put_raw_save(store: GameStore, gid: str, data: bytes) -> None:
     """Overwrite a game's save (as damage, or a hand editing the database, would)."""
     with store.transaction(write=True) as tx:
-        tx.q("UPDATE games SET data = ?, version = version + 1 WHERE key = ?",
+        tx.execute("UPDATE games SET data = ?, version = version + 1 WHERE key = ?",
              (data, id_hash(gid)))
 
 

@@ -36,7 +36,7 @@ def hub_room(client: TestClient, code: str) -> Any:
     """The room as the server committed it (every seat's cards), read from its row."""
     store = client.app.state.rooms.store  # type: ignore[attr-defined]
     with store.db.transaction(write=False) as tx:
-        version, data = tx.q("SELECT version, data FROM rooms WHERE code = ?",
+        version, data = tx.execute("SELECT version, data FROM rooms WHERE code = ?",
                              (code,)).fetchone()
     return decode_room(bytes(data), int(version))
 
@@ -413,7 +413,7 @@ def test_an_empty_room_closes_and_keeps_its_records(tmp_path: Path) -> None:
         refused(c.get(f"/api/rooms/{code}"), 404, "room_not_found")
         store = c.app.state.rooms.store  # type: ignore[attr-defined]
         with store.db.transaction(write=False) as tx:
-            closed, data = tx.q("SELECT closed, data FROM rooms WHERE code = ?",
+            closed, data = tx.execute("SELECT closed, data FROM rooms WHERE code = ?",
                                 (code,)).fetchone()
         assert closed == 1 and decode_room(bytes(data), 0).code == code  # the row is kept
 

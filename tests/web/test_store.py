@@ -35,7 +35,7 @@ def new_game(client: TestClient, seed: int = 5) -> Json:
 def put_raw(client: TestClient, gid: str, data: bytes) -> None:
     store = client.app.state.store  # type: ignore[attr-defined]
     with store.transaction(write=True) as tx:
-        tx.q("UPDATE games SET data = ?, version = version + 1 WHERE key = ?",
+        tx.execute("UPDATE games SET data = ?, version = version + 1 WHERE key = ?",
              (data, id_hash(gid)))
 
 
@@ -230,7 +230,7 @@ def test_every_damaged_save_answers_corrupt_save_and_can_be_deleted(
             put_raw(c, g["id"], damage)
         else:
             with store.transaction(write=True) as tx:
-                tx.q(damage, (id_hash(g["id"]),))
+                tx.execute(damage, (id_hash(g["id"]),))
             store.forget(id_hash(g["id"]))  # as another process, or this one restarted
         for method, path in ENDPOINTS:
             r = c.request(method, f"/api/games/{g['id']}{path}", json=BODIES.get(path))
@@ -268,10 +268,11 @@ def test_old_finished_and_idle_games_are_cleaned_up(tmp_path: Path) -> None:
     playing, finished, idle = new_game(c), new_game(c), new_game(c)
     now = time.time()
     with store.transaction(write=True) as tx:
-        tx.q("UPDATE games SET finished = 1, updated = ? WHERE key = ?",
+        tx.execute("UPDATE games SET finished = 1, updated = ? WHERE key = ?",
              (now - 7200, id_hash(finished["id"])))
-        tx.q("UPDATE games SET updated = ? WHERE key = ?", (now - 2 * 86400, id_hash(idle["id"])))
-        tx.q("UPDATE games SET updated = ? WHERE key = ?", (now - 1800, id_hash(playing["id"])))
+        touch = "UPDATE games SET updated = ? WHERE key = ?"
+        tx.execute(touch, (now - 2 * 86400, id_hash(idle["id"])))
+        tx.execute(touch, (now - 1800, id_hash(playing["id"])))
     fresh = new_game(c)  # at the limit: the old ones go
     assert store.count() == 2
     for g, status in ((playing, 200), (fresh, 200), (finished, 404), (idle, 404)):
@@ -292,7 +293,7 @@ def test_a_finished_match_is_marked_finished(tmp_path: Path) -> None:
     assert state["final_winner"]
     store = c.app.state.store  # type: ignore[attr-defined]
     with store.transaction(write=False) as tx:
-        assert tx.q("SELECT finished FROM games WHERE key = ?",
+        assert tx.execute("SELECT finished FROM games WHERE key = ?",
                     (id_hash(g["id"]),)).fetchone()[0] == 1
 
 

@@ -722,7 +722,8 @@ class RoomHub:
     def _notify(self, code: str, phrase: str = "") -> None:
         try:
             with self.store.db.transaction(write=True) as tx:
-                tx.q("SELECT pg_notify('guandan_rooms', ?)", (f"{self.owner}:{code}:{phrase}",))
+                tx.execute("SELECT pg_notify('guandan_rooms', ?)",
+                           (f"{self.owner}:{code}:{phrase}",))
         except self.store.db.errors as e:
             log.warning("rooms: NOTIFY failed: %s", type(e).__name__)
 

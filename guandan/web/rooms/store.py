@@ -59,13 +59,13 @@ class RoomStore:
         try:
             with self.db.transaction(write=True) as tx:
                 self.db.lock_for_create(tx)
-                n = int(tx.q("SELECT COUNT(*) FROM rooms WHERE client = ? AND closed = 0",
+                n = int(tx.execute("SELECT COUNT(*) FROM rooms WHERE client = ? AND closed = 0",
                              (who,)).fetchone()[0])
                 if n >= per_client:
                     raise TooManyRooms(f"at most {per_client} open rooms per client")
-                if tx.q("SELECT 1 FROM rooms WHERE code = ?", (room.code,)).fetchone():
+                if tx.execute("SELECT 1 FROM rooms WHERE code = ?", (room.code,)).fetchone():
                     return False
-                tx.q("INSERT INTO rooms (code, version, client, created, updated, closed, "
+                tx.execute("INSERT INTO rooms (code, version, client, created, updated, closed, "
                      "owner, lease, data) VALUES (?, ?, ?, ?, ?, 0, '', 0, ?)",
                      (room.code, room.version, who, now, now, room.encode()))
         except self.db.errors as e:
@@ -77,7 +77,7 @@ class RoomStore:
         """The room as committed (a cached copy if it is the current version)."""
         try:
             with self.db.transaction(write=False) as tx:
-                row = tx.q("SELECT version, closed FROM rooms WHERE code = ?",
+                row = tx.execute("SELECT version, closed FROM rooms WHERE code = ?",
                            (code,)).fetchone()
                 if row is None or int(row[1]):
                     self.forget(code)
@@ -87,7 +87,7 @@ class RoomStore:
                     room = self._cache.get(code)
                 if room is not None and room.version == version:
                     return room
-                data = tx.q("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+                data = tx.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
         except self.db.errors as e:
             raise SaveFailed(f"the room cannot be read ({type(e).__name__})") from None
         if data is None:
@@ -101,7 +101,7 @@ class RoomStore:
         args = (room.version, time.time(), int(room.closed), room.encode(), room.code, old)
 
         def write(tx: Tx) -> bool:
-            cur = tx.q("UPDATE rooms SET version = ?, updated = ?, closed = ?, data = ? "
+            cur = tx.execute("UPDATE rooms SET version = ?, updated = ?, closed = ?, data = ? "
                        "WHERE code = ? AND version = ?", args)
             return bool(cur.rowcount == 1)
         return write
@@ -149,8 +149,9 @@ class RoomStore:
         now = time.time()
         try:
             with self.db.transaction(write=True) as tx:
-                cur = tx.q("UPDATE rooms SET owner = ?, lease = ? WHERE code = ? AND closed = 0 "
-                           "AND (owner = ? OR lease < ?)", (owner, now + lease, code, owner, now))
+                cur = tx.execute("UPDATE rooms SET owner = ?, lease = ? "
+                                 "WHERE code = ? AND closed = 0 AND (owner = ? OR lease < ?)",
+                                 (owner, now + lease, code, owner, now))
                 return bool(cur.rowcount == 1)
         except self.db.errors:
             return False
@@ -158,7 +159,7 @@ class RoomStore:
     def release(self, code: str, owner: str) -> None:
         try:
             with self.db.transaction(write=True) as tx:
-                tx.q("UPDATE rooms SET lease = 0 WHERE code = ? AND owner = ?", (code, owner))
+                tx.execute("UPDATE rooms SET lease = 0 WHERE code = ? AND owner = ?", (code, owner))
         except self.db.errors:
             pass
 
@@ -170,7 +171,7 @@ class RoomStore:
         try:
             with self.db.transaction(write=False) as tx:
                 marks = ", ".join("?" for _ in codes)
-                rows = tx.q(f"SELECT code, version FROM rooms WHERE closed = 0 AND code IN "
+                rows = tx.execute(f"SELECT code, version FROM rooms WHERE closed = 0 AND code IN "
                             f"({marks})", codes).fetchall()
         except self.db.errors:
             return {}

@@ -109,51 +109,53 @@ class Tx:
         # and a hand edit (``json_set``, ``substr``) leaves text, invalid UTF-8 even.
         self.data = data
 
-    def q(self, sql: str, args: Sequence[Any] = ()) -> Any:
+    def execute(self, sql: str, args: Sequence[Any] = ()) -> Any:
         self.cur.execute(sql if self.param == "?" else sql.replace("?", self.param), args)
         return self.cur
 
     def version(self, key: str, lock: bool = False) -> int | None:
-        row = self.q("SELECT version FROM games WHERE key = ?" + (self.lock if lock else ""),
+        row = self.execute("SELECT version FROM games WHERE key = ?" + (self.lock if lock else ""),
                      (key,)).fetchone()
         return None if row is None else row_version(row[0])
 
     def row(self, key: str) -> tuple[int, bytes] | None:
-        row = self.q(f"SELECT version, {self.data} FROM games WHERE key = ?", (key,)).fetchone()
+        row = self.execute(f"SELECT version, {self.data} FROM games WHERE key = ?",
+                           (key,)).fetchone()
         return None if row is None else (row_version(row[0]), row_data(row[1]))
 
     def insert(self, key: str, version: int, client: str, created: float, updated: float,
                finished: bool, data: bytes) -> None:
-        self.q("INSERT INTO games (key, version, client, created, updated, finished, data) "
+        self.execute("INSERT INTO games (key, version, client, created, updated, finished, data) "
                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
                (key, version, client, created, updated, int(finished), data))
 
     def update(self, key: str, old: int, new: int, finished: bool, data: bytes) -> bool:
         """Compare-and-set: write only over version ``old``."""
-        cur = self.q("UPDATE games SET version = ?, updated = ?, finished = ?, data = ? "
+        cur = self.execute("UPDATE games SET version = ?, updated = ?, finished = ?, data = ? "
                      "WHERE key = ? AND version = ?",
                      (new, time.time(), int(finished), data, key, old))
         return bool(cur.rowcount == 1)
 
     def delete(self, key: str) -> bool:
-        return bool(self.q("DELETE FROM games WHERE key = ?", (key,)).rowcount)
+        return bool(self.execute("DELETE FROM games WHERE key = ?", (key,)).rowcount)
 
     def count(self, client: str | None = None) -> int:
         if client is None:
-            return int(self.q("SELECT COUNT(*) FROM games").fetchone()[0])
-        return int(self.q("SELECT COUNT(*) FROM games WHERE client = ?", (client,)).fetchone()[0])
+            return int(self.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        row = self.execute("SELECT COUNT(*) FROM games WHERE client = ?", (client,)).fetchone()
+        return int(row[0])
 
     def cleanup(self, limits: Limits, now: float) -> int:
-        cur = self.q("DELETE FROM games WHERE (finished = 1 AND updated < ?) OR updated < ?",
+        cur = self.execute("DELETE FROM games WHERE (finished = 1 AND updated < ?) OR updated < ?",
                      (now - limits.finished_ttl, now - limits.idle_ttl))
         return max(0, int(cur.rowcount))
 
     def meta(self, name: str) -> str | None:
-        row = self.q("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        row = self.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
         return None if row is None else str(row[0])
 
     def set_meta(self, name: str, value: str) -> None:
-        self.q("INSERT INTO meta (name, value) VALUES (?, ?) "
+        self.execute("INSERT INTO meta (name, value) VALUES (?, ?) "
                "ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, value))
 
 

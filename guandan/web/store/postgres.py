@@ -65,7 +65,7 @@ class PostgresStore(GameStore):
         with self.transaction(write=True) as tx:
             self.lock_for_create(tx)
             for statement in SCHEMA.split(";"):
-                tx.q(statement)
+                tx.execute(statement)
         self.import_files(data_dir)
 
     @property
@@ -78,7 +78,7 @@ class PostgresStore(GameStore):
             yield Tx(cur, param="%s", lock=" FOR UPDATE", data="data")  # BYTEA: bytes
 
     def lock_for_create(self, tx: Tx) -> None:
-        tx.q("SELECT pg_advisory_xact_lock(?)", (CREATE_LOCK,))
+        tx.execute("SELECT pg_advisory_xact_lock(?)", (CREATE_LOCK,))
 
     def close(self) -> None:
         self.pool.close()
