@@ -362,3 +362,43 @@ def test_the_database_is_sqlite_in_wal_mode_with_durable_commits(tmp_path: Path)
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: fsync per commit
     assert (tmp_path / FILE_NAME).exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".tmp")] == []
+
+
+def test_a_write_whose_caller_has_gone_is_dropped_and_the_writer_goes_on(tmp_path: Path) -> None:
+    """A write queued for the writer thread whose future was cancelled (its awaiting task
+    cancelled: a closed socket) is not committed, and the writes after it still are: the
+    writer thread once died setting a cancelled future's result, and every later write hung."""
+    import threading
+
+    from guandan.web.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path)
+    try:
+        busy, release = threading.Event(), threading.Event()
+        ran: list[str] = []
+
+        def first(tx: Tx) -> bool:
+            busy.set()
+            assert release.wait(10)
+            ran.append("first")
+            return True
+
+        def dropped(tx: Tx) -> bool:
+            ran.append("dropped")
+            return True
+
+        def last(tx: Tx) -> bool:
+            ran.append("last")
+            return True
+
+        one = store.queue(first)
+        assert busy.wait(10)  # the writer is inside the first round
+        gone = store.queue(dropped)
+        assert gone.cancel()  # its caller has gone before the writer took it
+        after = store.queue(last)
+        release.set()
+        assert one.result(10) is True
+        assert after.result(10) is True
+        assert ran == ["first", "last"]
+    finally:
+        store.close()

@@ -167,6 +167,14 @@ class SqliteStore(GameStore):
                     self._writes.put(None)  # stop after this round
                     break
                 batch.append(item)
+            # A write whose caller has gone (its awaiting task cancelled: a closed socket, a
+            # request given up) is dropped, not committed: that caller forgets its copy of the
+            # game or room. Once running, a future can no longer be cancelled, so each result
+            # below is set exactly once and the writer thread never dies on a cancelled one.
+            batch = [(write, done) for write, done in batch
+                     if done.set_running_or_notify_cancel()]
+            if not batch:
+                continue
             try:
                 results = []
                 with self.transaction(write=True) as tx:
