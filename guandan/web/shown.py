@@ -16,6 +16,7 @@ from typing import Any
 from guandan.cards import Card, parse_cards
 from guandan.match import PASS, Observation
 from guandan.match import Event as MatchEvent
+from guandan.players import Reason
 from guandan.presets import get_preset
 from guandan.readings import Reading
 from guandan.records import hands_after_tribute, trick_leads
@@ -27,6 +28,7 @@ from guandan.web.models import (
     EndedHand,
     Event,
     GameState,
+    HintOut,
     OutsideSeatOut,
     PlayOut,
     ReplayOut,
@@ -62,6 +64,23 @@ def why_out(code: str, params: Any) -> WhyOut | None:
     if not code:
         return None
     return WhyOut(code=code, params=dict(params or {}))
+
+
+def hint_out(action: object, reason: Reason, played_by: str) -> HintOut:
+    """The AI's suggestion for the seat that asked (추천): the play, pass or return card, the
+    player's words and its coded reason for the catalogs."""
+    why = {"ko": reason.ko, "en": reason.en, "zh": reason.zh or reason.en}
+    coded = why_out(reason.code, reason.params)
+    if action is PASS:
+        return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
+                       played_by=played_by)
+    if isinstance(action, Card):
+        return HintOut(kind="return", cards=[action.notation], play=None, reason=why,
+                       why=coded, played_by=played_by)
+    assert isinstance(action, Reading)
+    played = play_out(action)
+    return HintOut(kind="play", cards=played.cards, play=played, reason=why, why=coded,
+                   played_by=played_by)
 
 
 def _played_by(events: list[Event]) -> dict[int, list[Card]]:

@@ -29,8 +29,6 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from guandan.cards import Card
-from guandan.match import PASS
 from guandan.web import checks, results, shown
 from guandan.web.ai import AIPool
 from guandan.web.errors import Refusal
@@ -544,17 +542,7 @@ class RoomHub:
                           seat=game.match.to_act)
         obs = game.match.observation(seat)
         d = await self.ai.decide(self.store.db.hint_ai, seat, obs)
-        why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
-        coded = shown.why_out(d.reason.code, d.reason.params)
-        if d.action is PASS:
-            return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
-                           played_by=d.played_by)
-        if isinstance(d.action, Card):
-            return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
-                           why=coded, played_by=d.played_by)
-        p = shown.play_out(d.action)  # type: ignore[arg-type]
-        return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded,
-                       played_by=d.played_by)
+        return shown.hint_out(d.action, d.reason, d.played_by)
 
     async def readings(self, code: str, seat: int, cards: Any) -> dict[str, Any]:
         if not isinstance(cards, list) or len(cards) > 27:

@@ -15,7 +15,6 @@ from fastapi import APIRouter, BackgroundTasks, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import Response
 
-from guandan.cards import Card
 from guandan.match import PASS, Match
 from guandan.readings import Reading
 from guandan.web import checks, shown
@@ -143,17 +142,7 @@ async def hint(game_id: str, store: StoreDep, ai: AIDep) -> HintOut:
         obs = game.match.observation(HUMAN)
         name = game.player_name(HUMAN)
     d = await ai.decide(name, HUMAN, obs)
-    why = {"ko": d.reason.ko, "en": d.reason.en, "zh": d.reason.zh or d.reason.en}
-    coded = shown.why_out(d.reason.code, d.reason.params)
-    if d.action is PASS:
-        return HintOut(kind="pass", cards=[], play=None, reason=why, why=coded,
-                       played_by=d.played_by)
-    if isinstance(d.action, Card):
-        return HintOut(kind="return", cards=[d.action.notation], play=None, reason=why,
-                       why=coded, played_by=d.played_by)
-    p = shown.play_out(d.action)  # type: ignore[arg-type]
-    return HintOut(kind="play", cards=p.cards, play=p, reason=why, why=coded,
-                   played_by=d.played_by)
+    return shown.hint_out(d.action, d.reason, d.played_by)
 
 
 @router.post("/{game_id}/step")
