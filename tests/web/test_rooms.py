@@ -535,6 +535,8 @@ def test_an_outside_program_takes_a_rooms_seat(client: TestClient) -> None:
                 except Exception:
                     return
                 told.append(msg.get("type", msg.get("stage", "")))
+                if msg.get("stage") == "episodeOver":
+                    return  # the hand is over: the program leaves (its socket closes here)
                 if msg.get("type") == "act":
                     ws.send_text(json.dumps({"actIndex": 0}))
 
@@ -561,6 +563,11 @@ def test_an_outside_program_takes_a_rooms_seat(client: TestClient) -> None:
     else:
         raise AssertionError("the hand did not end")
     stop.set()
+    # The program's socket is closed while the app still runs: a WebSocket session left open
+    # until the TestClient shuts its event loop down waits on that loop forever (a hang seen
+    # in CI at this test's teardown).
+    t.join(30)
+    assert not t.is_alive(), "the program's socket did not close"
     record = hub_room(client, code).game.records()[0]
     assert record.get("outside", {}).get("2")  # its record names the program at seat 2
     assert "act" in told
