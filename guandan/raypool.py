@@ -41,6 +41,18 @@ def _ray() -> Any:
         raise RuntimeError(RAY_MISSING) from None
 
 
+def connect(address: str | None = None) -> tuple[Any, bool]:
+    """The ``ray`` module, connected to the cluster at ``address`` (a local one if None) unless
+    this process is connected already; and whether this call connected it (so the caller
+    disconnects at its end only then)."""
+    ray = _ray()
+    if ray.is_initialized():
+        return ray, False
+    ray.init(address=address, logging_level="ERROR", log_to_driver=False,
+             configure_logging=False)
+    return ray, True
+
+
 class RayPool(Executor):
     """``submit(fn, *args)`` runs ``fn`` as a Ray task on the cluster at ``address`` and gives a
     ``concurrent.futures.Future`` of its result; ``workers`` is the cluster's CPUs.
@@ -50,12 +62,8 @@ class RayPool(Executor):
     """
 
     def __init__(self, address: str | None = None) -> None:
-        ray = self._ray = _ray()
-        self._connected = False
-        if not ray.is_initialized():
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False,
-                     configure_logging=False)
-            self._connected = True
+        ray, self._connected = connect(address)
+        self._ray = ray
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._remote: dict[Callable[..., Any], Any] = {}
         self._pending: list[tuple[Any, Future[Any]]] = []  # (ref, its future) not done yet

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from guandan.env.tables import Tables
-from guandan.raypool import _ray
+from guandan.raypool import connect
 
 
 class _Actor:
@@ -49,12 +49,8 @@ class RayTables:
         if isinstance(actors, bool) or not isinstance(actors, int) or actors < 1:
             raise ValueError(f"the number of actors is an integer ≥ 1, not {actors!r}")
         Tables(tables, rules=rules, seed=seed, episode=episode)  # the same checks, here
-        ray = self._ray = _ray()
-        self._connected = False
-        if not ray.is_initialized():
-            ray.init(address=address, logging_level="ERROR", log_to_driver=False,
-                     configure_logging=False)
-            self._connected = True
+        ray, self._connected = connect(address)
+        self._ray = ray
         remote = ray.remote(num_cpus=1)(_Actor)
         self.n = actors * tables
         self.per_actor = tables
