@@ -44,6 +44,18 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def _ray_pool(command: str, address: str) -> Any:
+    """The Ray pool for ``--ray [ADDRESS]`` (``""``: a local cluster), or None once the reason
+    it cannot be had (Ray not installed, no cluster) is printed."""
+    from guandan.raypool import ray_pool
+
+    made = ray_pool(address or None)
+    if isinstance(made, str):
+        print(f"guandan {command}: {made}", file=sys.stderr)
+        return None
+    return made
+
+
 def _simulate_main(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",")]
     unknown = [b for b in bots if b not in REGISTRY]
@@ -53,11 +65,8 @@ def _simulate_main(args: argparse.Namespace) -> int:
         return 2
     pool: Executor | None = None
     if args.ray is not None:
-        from guandan.raypool import ray_pool
-
-        made = ray_pool(args.ray or None)
-        if isinstance(made, str):
-            print(f"guandan simulate: {made}", file=sys.stderr)
+        made = _ray_pool("simulate", args.ray)
+        if made is None:
             return 2
         pool, workers = made, made.workers
     elif args.workers > 1:
@@ -253,13 +262,9 @@ def _arena_main(args: argparse.Namespace) -> int:
         progress = ProgressLines(2 * args.hands, sys.stderr)
     pool: Executor | None = None
     if args.ray is not None:
-        from guandan.raypool import ray_pool
-
-        made = ray_pool(args.ray or None)
-        if isinstance(made, str):
-            print(f"guandan arena: {made}", file=sys.stderr)
+        pool = _ray_pool("arena", args.ray)
+        if pool is None:
             return 2
-        pool = made
     out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
     try:
         result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
