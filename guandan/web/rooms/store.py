@@ -12,10 +12,11 @@ version.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from guandan.web.rooms.room import Room, decode_room
 from guandan.web.store import GameStore, SaveFailed, client_key
@@ -115,28 +116,29 @@ class RoomStore:
     async def save_async(self, room: Room, old: int) -> bool:
         """``save`` through SQLite's group commit, awaited."""
         assert isinstance(self.db, SqliteStore)
-        try:
+        with self._saving(room):
             ok = await asyncio.wrap_future(self.db.queue(self._update(room, old)))
-        except self.db.errors as e:
-            self.forget(room.code)
-            raise SaveFailed(f"the room could not be saved ({type(e).__name__}): "
-                             "nothing was changed") from None
-        if ok:
-            self._remember(room)
-        else:
-            self.forget(room.code)
-        return ok
+        return self._saved(room, ok)
 
     def save(self, room: Room, old: int) -> bool:
         """Write ``room`` over version ``old`` (its ``version`` is ``old + 1``); False if the
         room moved on meanwhile (the cached copy is dropped then)."""
+        with self._saving(room), self.db.transaction(write=True) as tx:
+            ok = self._update(room, old)(tx)
+        return self._saved(room, ok)
+
+    @contextlib.contextmanager
+    def _saving(self, room: Room) -> Iterator[None]:
+        """A database's failure to save: the cached copy dropped, ``SaveFailed`` raised."""
         try:
-            with self.db.transaction(write=True) as tx:
-                ok = self._update(room, old)(tx)
+            yield
         except self.db.errors as e:
             self.forget(room.code)
             raise SaveFailed(f"the room could not be saved ({type(e).__name__}): "
                              "nothing was changed") from None
+
+    def _saved(self, room: Room, ok: bool) -> bool:
+        """Keep the saved room as this process's copy, or drop a copy that lost the race."""
         if ok:
             self._remember(room)
         else:
