@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One duplicate arena run of our player against two copies of a competition rule bot, through
 # the protocol: bench/host_arena.sh BOT OURS PORT HANDS [FIRST] [OUTDIR]
-#   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: heuristic or search (search draws 16
+#   BOT: ai2, ai3 or ai6 (../shared/compbots); OURS: greedy, heuristic or search (search draws 16
 #   sampled deals, SAMPLES=N to change it, so its figures repeat on any machine; SAMPLES=budget:
 #   the page's time budget instead).
 #   MODE=hand (environment) plays one-hand boards instead of whole matches. VENV names the
@@ -17,8 +17,8 @@
 set -euo pipefail
 bot=$1; ours=$2; port=$3; hands=$4; first=${5:-1}
 case $ours in
-  heuristic|search) ;;
-  *) echo "OURS is heuristic or search" >&2; exit 2;;
+  greedy|heuristic|search) ;;
+  *) echo "OURS is greedy, heuristic or search" >&2; exit 2;;
 esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dir=${6:-/tmp/host_arena/$bot-$ours-$first}

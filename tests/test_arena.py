@@ -9,9 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from guandan.arena import board_players, mean_interval, run_arena, wilson
+from guandan.arena import (
+    board_players,
+    mean_interval,
+    new_result,
+    play_both_seatings,
+    run_arena,
+    wilson,
+)
 from guandan.cli import main
 from guandan.cli import main as cli_main
+from guandan.players import make_player
 from guandan.players.heuristic import HeuristicPlayer
 from guandan.players.search import SearchPlayer
 from guandan.records import replay_records
@@ -51,6 +59,21 @@ def test_each_deal_is_played_twice_with_the_teams_swapped(mode: str) -> None:
         assert len(pair) == 2 and pair[0]["deal"] == pair[1]["deal"]
     assert r.a_hand_wins <= r.hands and len(r.a_gain) == r.hands
     assert not replay_records(records)
+
+
+@pytest.mark.parametrize("mode", ["hand", "match"])
+def test_both_seatings_of_a_board_play_as_the_arena_does(mode: str) -> None:
+    # The tuning aids (bench/variant_arena.py) build their own players for a board: with the
+    # arena's players, the board's figures are the arena's.
+    arena = run_arena("heuristic", "greedy", "site", hands=1, seed=5, mode=mode,
+                      max_hands=4).to_json()
+    result = new_result("heuristic", "greedy", "site", mode, 5, None)
+    play_both_seatings("site", 1, result, lambda side, seed: make_player(side, seed=seed),
+                       mode, max_hands=4)
+    mine = result.to_json()
+    keys = ["hands", "a_hand_win_rate", "matches", "a_final_victories", "net_levels_per_hand"]
+    assert arena["boards"] == 1 and arena["hands"] >= 2
+    assert {k: mine[k] for k in keys} == {k: arena[k] for k in keys}
 
 
 def test_results_are_repeatable_and_report_everything() -> None:

@@ -157,15 +157,18 @@ def seat_seed(seed: int, index: int, seat: int) -> int:
 
 
 def play_both_seatings(rules: str, index: int, result: ArenaResult,
-                       build: Callable[[str, int], Player]) -> None:
-    """Board ``index`` in both seatings, one hand each (hand mode), into ``result``, with the
-    player of each seat built by ``build(side, seat_seed(...))`` (``side``: ``result.a`` or
-    ``result.b``); for scripts that build players the arena cannot name (tuning aids)."""
+                       build: Callable[[str, int], Player], mode: str = "hand",
+                       max_hands: int = 60) -> None:
+    """Board ``index`` in both seatings (one hand each in hand mode, a whole match each in
+    match mode, stopped after ``max_hands``) into ``result``, with the player of each seat
+    built by ``build(side, seat_seed(...))`` (``side``: ``result.a`` or ``result.b``); for
+    scripts that build players the arena cannot name (tuning aids)."""
     for flip in (0, 1):
         seating = seating_of(result.a, result.b, flip)
         players = {seat: build(seating[team_of(seat)], seat_seed(result.seed, index, seat))
                    for seat in (1, 2, 3, 4)}
-        play_board(rules, result.seed, index, seating, players, result, "hand", 1, None)
+        play_board(rules, result.seed, index, seating, players, result, mode,
+                   1 if mode == "hand" else max_hands, None)
 
 
 def board_players(seating: dict[str, str], seed: int, index: int,
