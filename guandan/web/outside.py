@@ -27,11 +27,18 @@ How it fits the page's flow:
   the next hand (our AI meanwhile). After the server restarted (or the game was opened in
   another process), the programs reconnect, are told the hand in play from its beginning,
   and play on.
-- **Processes**: a program's connection lives in one server process, and the relay with it.
-  With ``guandan serve --processes N`` (N > 1) the page's requests go to any of them, so such
-  a server refuses outside seats in new games (``outside_unavailable``), and plays the outside
-  seats of older saves with our AI (the record says so). With a database shared by several
-  single-process servers, a game's programs connect to the server whose page shows the game.
+- **Processes** (``guandan serve --processes N``, several servers on one PostgreSQL: the
+  ``shared`` mode, with a ``ProgramSeats`` table): a program's connection lives in one server
+  process, and the relay with it; the people's requests and a room's driver may be in others.
+  The process that holds the program asks it: it says so in the database
+  (``programs.ProgramSeats``, a lease renewed while the program is connected), follows the
+  game from the database (a look every ``poll`` s: ``_follow``), tells its programs what
+  happened, asks its program when the seat is to act, and commits the answer over the game
+  as it read it (compare-and-set), like any action. The other processes never play a seat
+  whose program is held: a step waits for the holder's action (``wait_program``), a room's
+  driver waits. A hand waits, before its first action, until every outside seat's program is
+  held somewhere (``waiting_outside``); once it is under way, a seat whose program left (or
+  whose process died: its lease runs out) is played by our AI, the record says so.
 """
 
 from __future__ import annotations
@@ -53,11 +60,14 @@ from guandan.host.server import SETTLE
 from guandan.match import PASS, Action, Match, Observation
 from guandan.players import Reason
 from guandan.readings import read_as
+from guandan.web import checks
 from guandan.web.ai import AIPool, Decision
 from guandan.web.errors import Refusal
-from guandan.web.locks import reading
+from guandan.web.locks import changing, reading
 from guandan.web.models import OutsideOut, OutsideSeatStatus, OutsideState
-from guandan.web.store import Changed, Game, GameNotFound, GameStore
+from guandan.web.programs import Address, ProgramSeats
+from guandan.web.results import pending_result
+from guandan.web.store import Changed, Game, GameNotFound, GameStore, difficulty_player
 from guandan.web.store.game import OUTSIDE_SEATS, outside_path
 
 log = logging.getLogger("guandan.web")
@@ -132,6 +142,12 @@ class Snapshot:
         m = game.match
         return cls(m.to_json(), sum(1 for e in m.events if e.kind != "gift"),
                    m.to_act is None)
+
+    def same(self, game: Game) -> bool:
+        """Whether ``game``'s match is still the one of the snapshot, no action since."""
+        now = game.match.to_json()
+        return (now["seed"], now["match"], len(now["actions"])) == \
+            (self.saved["seed"], self.saved["match"], len(self.saved["actions"]))
 
 
 class Session:
@@ -271,24 +287,58 @@ class Session:
                                  connections=self.connections[seat])
 
 
+#: How the process that holds a program commits its action (a room's match: ``rooms.hub``):
+#: (game id, the game as the action was decided on, seat, the decision, the hand's notes).
+Commit = Callable[[str, Snapshot, int, Decision, dict[str, Any]], Awaitable[None]]
+
+
+def token_of(game_id: str, seat: int) -> str:
+    return outside_path(game_id, seat).rsplit("/", 1)[1]
+
+
 class Outside:
     """This server's outside seats: the sessions of its games and the ``/game/<token>``
-    addresses they answer at (``available``: False with several server processes)."""
+    addresses they answer at (``available``: whether new games may have outside seats).
+
+    ``programs``: the table of the programs' seats shared by several server processes (the
+    ``shared`` mode, see the module docstring), whose ``ai`` plays a seat once its program
+    is replaced, and whose followers look at their games every ``poll`` s.
+    """
 
     def __init__(self, store: GameStore, available: bool = True,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, programs: ProgramSeats | None = None,
+                 ai: AIPool | None = None, poll: float = 0.1) -> None:
         self.store = store
         self.available = available
         self.timeout = timeout
+        self.programs = programs
+        self.ai = ai
+        self.poll = poll
         self.sessions: dict[str, Session] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
         #: Games that are not the store's (a friends' room's match, ``rooms.hub``): how to
-        #: read each as committed (None once it is gone).
+        #: read each as committed (None once it is gone), and how to commit an action of it.
         self.readers: dict[str, Callable[[], Awaitable[Game | None]]] = {}
+        self.commits: dict[str, Commit] = {}
+        self.room_of: dict[str, str] = {}  # a room's match's game id: the room's code
+        #: Set by the rooms' hub: makes ``readers`` and ``commits`` of a room's match
+        #: (game id, room code), for a program whose socket lands here first.
+        self.open_room: Callable[[str, str], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._registered: set[str] = set()
+        self._held: dict[str, tuple[str, int]] = {}  # token: (game, seat) held here
+        self._followers: dict[str, asyncio.Task[None]] = {}
+        self._wakes: dict[str, asyncio.Event] = {}
+        self._renewer: asyncio.Task[None] | None = None
+
+    @property
+    def shared(self) -> bool:
+        """Several server processes: a program's seat is held through the database."""
+        return self.programs is not None
 
     def session(self, game: Game) -> Session | None:
-        """The game's session here (made on first use: its addresses then answer)."""
+        """The game's session here (made on first use: its addresses then answer; with
+        several processes, in all of them)."""
         if not game.outside or not self.available:
             return None
         s = self.sessions.get(game.id)
@@ -296,8 +346,33 @@ class Outside:
             s = Session(game.id, game.outside, self.timeout, game.ai)
             self.sessions[game.id] = s
             for seat in game.outside:
-                self.tokens[outside_path(game.id, seat).rsplit("/", 1)[1]] = (game.id, seat)
+                self.tokens[token_of(game.id, seat)] = (game.id, seat)
+        if self.programs is not None and game.id not in self._registered:
+            room = self.room_of.get(game.id, "")
+            try:
+                for seat in game.outside:
+                    self.programs.register(token_of(game.id, seat),
+                                           Address(game.id, seat, room))
+                self._registered.add(game.id)
+            except self.store.errors as e:  # the next use registers them again
+                log.warning("outside seats: not registered (%s)", type(e).__name__)
         return s
+
+    def _tokens(self, game: Game) -> dict[int, str]:
+        return {seat: token_of(game.id, seat) for seat in game.outside}
+
+    def holders(self, game: Game) -> dict[int, str]:
+        """The game's outside seats whose program a live process holds (seat: process)."""
+        assert self.programs is not None
+        try:
+            return self.programs.holders(self._tokens(game))
+        except self.store.errors as e:
+            raise Refusal("database_unavailable", f"the database failed ({type(e).__name__})",
+                          status=503) from None
+
+    async def held(self, game: Game, seat: int) -> bool:
+        """Whether a live process holds the program of ``seat`` (it plays the seat)."""
+        return seat in await asyncio.to_thread(self.holders, game)
 
     # -- the routes' part -------------------------------------------------------------------
 
@@ -319,6 +394,18 @@ class Outside:
         if s is None:
             return
         m = game.match
+        if self.shared:
+            # Before the hand's first action, every outside seat's program must be held by
+            # some process (the database says; read once a hand, when it matters).
+            if m.to_act is None or any(e.kind != "gift" for e in m.events):
+                return
+            held = self.holders(game)
+            waiting = [x for x in game.outside if x not in held]
+            if waiting:
+                raise Refusal("waiting_outside",
+                              f"the hand waits for the outside program of seat {waiting[0]}",
+                              seat=waiting[0], seats=waiting)
+            return
         waiting = [x for x in s.waiting(m.match_number, m.hand_number, m.to_act is None)
                    if x in game.outside]
         if waiting:
@@ -332,7 +419,10 @@ class Outside:
         if not game.outside:
             return
         self.check_ready(game)
-        later.add_task(self.catch_up, game.id)
+        if self.shared:
+            later.add_task(self.wake, game.id)
+        else:
+            later.add_task(self.catch_up, game.id)
 
     def asks(self, game: Game, seat: int) -> Snapshot | None:
         """The game as it is, if an outside program (or our AI in its place) plays ``seat``
@@ -371,23 +461,44 @@ class Outside:
         game.outside_notes[hand] = new
 
     def unavailable_note(self, game: Game, seat: int) -> None:
-        """A server that cannot seat programs: the record says our AI played the seat."""
-        hand = game.match.hand_number
-        note = game.outside_notes.setdefault(hand, {})
-        if all(r["seat"] != seat for r in note.get("replaced", [])):
-            note.setdefault("replaced", []).append(
-                {"seat": seat, "turn": 0, "reason": "this server cannot seat outside programs "
-                                                    "(several server processes)"})
+        """Our AI played an outside seat: the record says why (this server cannot seat
+        programs; with several processes, no process holds the seat's program)."""
+        Outside.note(game, self.absent(seat))
+
+    def absent(self, seat: int) -> dict[str, Any]:
+        """The hand's notes when our AI plays outside seat ``seat`` without asking a program."""
+        reason = ("no outside program is connected" if self.available else
+                  "this server cannot seat outside programs")
+        return {"replaced": [{"seat": seat, "turn": 0, "reason": reason}]}
 
     def later(self, game: Game) -> None:
         """Tell the programs what was just committed, without holding up the answer."""
-        if game.outside and game.id in self.sessions:
+        if self.shared:
+            self.wake(game.id)
+        elif game.outside and game.id in self.sessions:
             self._later(game.id)
+
+    def wake(self, game_id: str) -> None:
+        """The game changed here: its follower (if any) looks at it now."""
+        ev = self._wakes.get(game_id)
+        if ev is not None:
+            ev.set()
 
     def _later(self, game_id: str) -> None:
         task = asyncio.get_running_loop().create_task(self.catch_up(game_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def read(self, game_id: str) -> Game | None:
+        """The game as committed (a room's match: read through the room), None if gone."""
+        reader = self.readers.get(game_id)
+        if reader is not None:
+            return await reader()
+        try:
+            async with reading(self.store, game_id) as game:
+                return game
+        except GameNotFound:
+            return None
 
     async def catch_up(self, game_id: str) -> None:
         s = self.sessions.get(game_id)
@@ -395,21 +506,124 @@ class Outside:
             return
         try:
             async with s.lock:
-                reader = self.readers.get(game_id)
-                if reader is not None:
-                    found = await reader()
-                    if found is None:
-                        return
-                    snap = Snapshot.of(found)
-                else:
-                    try:
-                        async with reading(self.store, game_id) as game:
-                            snap = Snapshot.of(game)
-                    except GameNotFound:
-                        return
-                await asyncio.to_thread(s.catch_up, snap)
+                found = await self.read(game_id)
+                if found is None:
+                    return
+                await asyncio.to_thread(s.catch_up, Snapshot.of(found))
         except Exception:  # a failure here must not stop the game: the next step retries
             log.exception("telling the outside programs of a game failed")
+
+    # -- several processes: the process that holds a program asks it --------------------------
+
+    async def wait_program(self, game: Game, seat: int) -> bool:
+        """Another process's program (or this one's follower) plays ``seat`` of ``game`` (as
+        read): wait until its action is committed (True), or until no live process holds the
+        program any more (False: our AI plays the seat)."""
+        version = game.version
+        deadline = time.monotonic() + self.timeout * 2 + self._lease() + 5
+        while time.monotonic() < deadline:
+            held = await self.held(game, seat)
+            now = await self.read(game.id)
+            if now is None:
+                raise GameNotFound(game.id)
+            if now.version != version:
+                return True
+            if not held:
+                return False
+            await asyncio.sleep(self.poll)
+        raise Changed("the outside program's process has not answered yet: step again")
+
+    def _lease(self) -> float:
+        return self.programs.lease if self.programs is not None else 0.0
+
+    def _follow_game(self, game_id: str) -> None:
+        task = self._followers.get(game_id)
+        if task is None or task.done():
+            self._wakes[game_id] = asyncio.Event()
+            task = asyncio.get_running_loop().create_task(self._follow(game_id))
+            self._followers[game_id] = task
+
+    async def _follow(self, game_id: str) -> None:
+        """While programs of the game are held here: follow it from the database, tell them
+        what happens, ask the one whose seat is to act, and commit its answer."""
+        assert self.programs is not None
+        wake = self._wakes[game_id]
+        while True:
+            s = self.sessions.get(game_id)
+            if s is None or not any(g == game_id for g, _ in self._held.values()):
+                break
+            try:
+                game = await self.read(game_id)
+                if game is None:
+                    await self.close(game_id, "the game is over or deleted")
+                    break
+                for gone in [x for x in s.seats if x not in game.outside]:
+                    await self.release(game_id, gone)
+                snap = Snapshot.of(game)
+                held = await asyncio.to_thread(self.holders, game)
+                ready = snap.over or snap.in_hand > 0 or all(x in held for x in game.outside)
+                async with s.lock:
+                    await asyncio.to_thread(s.catch_up, snap, ready)
+                seat = game.match.to_act
+                if ready and seat is not None and held.get(seat) == self.programs.owner \
+                        and s.connected(seat) and pending_result(game) is None:
+                    await self._play(game, snap, seat)
+                    continue
+            except Changed:
+                continue  # the game moved on meanwhile: look again
+            except Exception:  # a failure must not stop the program's seat: look again
+                log.exception("following a game for its outside programs failed")
+                await asyncio.sleep(1)
+            wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), self.poll)
+        if self._followers.get(game_id) is asyncio.current_task():
+            del self._followers[game_id]
+            self._wakes.pop(game_id, None)
+
+    async def _renew(self) -> None:
+        """This process's holds, renewed every third of the lease while it lives (a hold that
+        ran out and was taken by another process: its program is closed here)."""
+        assert self.programs is not None
+        while self._held:
+            await asyncio.sleep(self._lease() / 3)
+            held = dict(self._held)
+            try:
+                kept = await asyncio.to_thread(self.programs.renew, list(held))
+            except Exception as e:  # the database failed: try again (the lease may run out)
+                log.warning("outside seats: renewing failed (%s)", type(e).__name__)
+                continue
+            for token in set(held) - kept:
+                game_id, seat = held[token]
+                s = self.sessions.get(game_id)
+                if s is not None and self._held.get(token) == held[token]:
+                    await self._drop(s, seat, "another server process holds the seat now")
+
+    async def _play(self, game: Game, snap: Snapshot, seat: int) -> None:
+        """Ask ``seat``'s program (held here) for its action and commit it."""
+        assert self.ai is not None
+        name = self.store.ai or difficulty_player(game.difficulty)
+        d, notes = await self.decide(game.id, snap, seat, game.match.observation(seat), name,
+                                     self.ai)
+        commit = self.commits.get(game.id, self._commit)
+        await commit(game.id, snap, seat, d, notes)
+
+    async def _commit(self, game_id: str, snap: Snapshot, seat: int, d: Decision,
+                      notes: dict[str, Any]) -> None:
+        """A one-person game's outside seat acts: over the game as it was decided on."""
+        async with changing(self.store, game_id) as game:
+            if not snap.same(game) or game.match.to_act != seat:
+                raise Changed("the game changed meanwhile")
+            self.note(game, notes)
+            checks.apply_action(game.match, d.action)
+
+    async def _drop(self, s: Session, seat: int, reason: str) -> None:
+        peer = s.peers.pop(seat, None)
+        if peer is not None:
+            peer.closed()
+            peer.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await peer.ws.close(1013, reason)
 
     def status(self, game: Game) -> OutsideOut:
         s = self.session(game)
@@ -418,13 +632,39 @@ class Outside:
                 OutsideSeatStatus(seat=seat, path=outside_path(game.id, seat), connected=False,
                                   state="unavailable") for seat in game.outside])
         m = game.match
+        if self.shared:
+            return self._shared_status(s, game)
         return OutsideOut(available=True, waiting=[
             x for x in s.waiting(m.match_number, m.hand_number, m.to_act is None)
             if x in game.outside], seats=[s.status(seat, game) for seat in game.outside])
 
+    def _shared_status(self, s: Session, game: Game) -> OutsideOut:
+        """``status`` with several processes: a seat held here says what its relay knows;
+        one held elsewhere, what the database says."""
+        m = game.match
+        held = self.holders(game)
+        begun = m.to_act is None or any(e.kind != "gift" for e in m.events)
+        waiting = [] if begun else [x for x in game.outside if x not in held]
+        seats = []
+        for seat in game.outside:
+            if s.connected(seat):
+                seats.append(s.status(seat, game))
+                continue
+            connected = seat in held
+            state: OutsideState = ("playing" if connected else "ai") if begun else \
+                ("ready" if connected else "waiting")
+            seats.append(OutsideSeatStatus(seat=seat, path=outside_path(game.id, seat),
+                                           connected=connected, state=state,
+                                           refused=s.refused[seat],
+                                           connections=s.connections[seat]))
+        return OutsideOut(available=True, waiting=waiting, seats=seats)
+
     async def close(self, game_id: str, reason: str) -> None:
         """The game is gone: tell its programs the session is over and close them."""
         self.readers.pop(game_id, None)
+        self.commits.pop(game_id, None)
+        self.room_of.pop(game_id, None)
+        self._registered.discard(game_id)
         s = self.sessions.pop(game_id, None)
         if s is None:
             return
@@ -461,6 +701,8 @@ class Outside:
             self._later(game_id)  # the others may all be here: the hand begins for them
 
     async def shutdown(self) -> None:
+        for task in [*self._followers.values(), *([self._renewer] if self._renewer else [])]:
+            task.cancel()
         for game_id in list(self.sessions):
             s = self.sessions.pop(game_id)
             for peer in list(s.peers.values()):
@@ -475,8 +717,9 @@ class Outside:
         await ws.accept()
         where = self.tokens.get(token)
         if not self.available:
-            return await self._refuse(ws, 1008, "this server cannot seat outside programs "
-                                                "(it runs several processes)")
+            return await self._refuse(ws, 1008, "this server cannot seat outside programs")
+        if where is None and self.programs is not None:  # made in another process?
+            where = await self._find(token)
         if where is None:
             return await self._refuse(ws, 1008, "no game waits for a program at this address "
                                                 "here: open the game on the page first")
@@ -486,6 +729,18 @@ class Outside:
             return await self._refuse(ws, 1008, "the game is over or deleted")
         if s.connected(seat):
             return await self._refuse(ws, 1013, f"seat {seat} already has its program")
+        if self.programs is not None:
+            try:
+                mine = await asyncio.to_thread(self.programs.hold, token)
+            except self.store.errors:
+                mine = False
+            if not mine:
+                return await self._refuse(ws, 1013, f"seat {seat} already has its program "
+                                                    "(in another server process)")
+            self._held[token] = (game_id, seat)
+            if self._renewer is None or self._renewer.done():
+                self._renewer = asyncio.get_running_loop().create_task(self._renew())
+            self._follow_game(game_id)
         peer = WebPeer(ws, "outside", asyncio.get_running_loop())
         s.peers[seat] = peer
         s.connections[seat] += 1
@@ -510,7 +765,28 @@ class Outside:
             peer.outbox.put_nowait(None)
             if s.peers.get(seat) is peer:
                 del s.peers[seat]
+            if self._held.pop(token, None) is not None and self.programs is not None:
+                with contextlib.suppress(Exception):  # else its lease runs out
+                    await asyncio.to_thread(self.programs.drop, token)
             log.info("the outside program of seat %d of a game left", seat)
+
+    async def _find(self, token: str) -> tuple[str, int] | None:
+        """The game and seat of an address registered by another process (its session made
+        here), or None."""
+        assert self.programs is not None
+        try:
+            found = await asyncio.to_thread(self.programs.find, token)
+        except self.store.errors:
+            return None
+        if found is None:
+            return None
+        if found.room and self.open_room is not None:
+            self.open_room(found.game_id, found.room)
+        game = await self.read(found.game_id)
+        if game is None or found.seat not in game.outside:
+            return None
+        self.session(game)
+        return found.game_id, found.seat
 
     @staticmethod
     async def _refuse(ws: WebSocket, code: int, message: str) -> None:

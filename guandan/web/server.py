@@ -19,6 +19,7 @@ import gc
 import json
 import logging
 import os
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from guandan.web import connections, errors, outside
 from guandan.web.ai import DEFAULT_BUDGET_MS, DEFAULT_TARGET_S, AIPool, end_with_parent
 from guandan.web.middleware import MAX_BODY, BodyGuard, SecurityHeaders
+from guandan.web.programs import ProgramSeats
 from guandan.web.rooms.hub import RoomHub, RoomLimits, RoomTimes
 from guandan.web.rooms.store import RoomStore
 from guandan.web.routers import games, pages, records, rooms
@@ -65,7 +67,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     game name its seed (tests, replaying a deal): the seed decides every deal, so a player
     who chooses it could know the AI's cards; it is off unless asked for. ``limits``: the
     games kept (``store.Limits``). ``outside_seats``: whether a game may leave seats to
-    outside programs (not with several server processes, see ``outside``), each of which has
+    outside programs (with several server processes too, see ``outside``), each of which has
     ``outside_timeout`` s for an answer. ``room_times`` / ``room_limits``: the friends' rooms'
     clocks and limits (``rooms.hub``); ``processes``: how many server processes share the
     database (with SQLite and more than one, each looks for its rooms' changes in it).
@@ -73,9 +75,14 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
     folder = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
     store = open_store(database, folder, ai=ai, limits=limits)
     pool = AIPool(ai_workers, budget_ms=ai_budget_ms, target_s=ai_target_s)
-    seats = outside.Outside(store, available=outside_seats, timeout=outside_timeout)
     postgres = bool(database and database.startswith("postgres"))
-    hub = RoomHub(RoomStore(store), pool, times=room_times, limits=room_limits,
+    times = room_times or RoomTimes()
+    # Several processes on one database: a program's seat is held through it (``programs``).
+    shared = postgres or processes > 1
+    seats = outside.Outside(store, available=outside_seats, timeout=outside_timeout,
+                            programs=ProgramSeats(store, uuid.uuid4().hex, times.lease)
+                            if shared else None, ai=pool)
+    hub = RoomHub(RoomStore(store), pool, times=times, limits=room_limits,
                   bus="postgres" if postgres else "poll" if processes > 1 else "local",
                   database=database if postgres else None, allow_seed=allow_seed,
                   outside=seats)
@@ -140,7 +147,6 @@ def app_from_environment() -> FastAPI:
                      allow_seed=s["allow_seed"], database=s["database"],
                      limits=Limits(**s["limits"]), ai_target_s=s["ai_target"],
                      ai_budget_ms=s.get("ai_budget", DEFAULT_BUDGET_MS),
-                     outside_seats=False,  # a program's socket would pin one process
                      room_times=RoomTimes(**s["room_times"]),
                      room_limits=RoomLimits(**s["room_limits"]),
                      processes=s["processes"])
@@ -171,7 +177,6 @@ def serve_main(args: argparse.Namespace | list[str] | None = None) -> int:
     try:
         app = create_app(data_dir, ai=args.ai, ai_workers=workers, allow_seed=args.allow_seed,
                          database=args.database, limits=limits, ai_target_s=args.ai_target,
-                         outside_seats=args.processes <= 1,
                          outside_timeout=args.outside_timeout,
                          ai_budget_ms=args.ai_budget, room_times=room_times,
                          room_limits=room_limits, processes=args.processes)

@@ -30,10 +30,10 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from guandan.web import checks, results, shown
-from guandan.web.ai import AIPool
+from guandan.web.ai import AIPool, Decision
 from guandan.web.errors import Refusal
 from guandan.web.models import HintOut
-from guandan.web.outside import Outside
+from guandan.web.outside import Outside, Snapshot
 from guandan.web.rooms import actions
 from guandan.web.rooms.room import Room, valid_code
 from guandan.web.rooms.seat_view import room_view
@@ -118,6 +118,8 @@ class RoomHub:
         self.poll = poll
         self.allow_seed = allow_seed
         self.outside = outside  # outside programs' seats (``guandan.web.outside``), if any
+        if outside is not None:
+            outside.open_room = self._attach
         self.shared = bus != "local"  # several processes: the lease decides who drives
         self.owner = uuid.uuid4().hex
         self.links: dict[str, set[Link]] = defaultdict(set)
@@ -219,16 +221,36 @@ class RoomHub:
         game = room.game
         if self.outside is None or game is None or not game.outside:
             return False
-        if game.id not in self.outside.readers:
-            code = room.code
-
-            async def committed() -> Game | None:
-                try:
-                    return (await self.read(code)).game
-                except RoomNotFound:
-                    return None
-            self.outside.readers[game.id] = committed
+        self._attach(game.id, room.code)
         return self.outside.session(game) is not None
+
+    def _attach(self, game_id: str, code: str) -> None:
+        """How ``outside`` reads the room's match as committed, and commits an action of its
+        program's seat (in the process that holds the program, see ``outside``)."""
+        assert self.outside is not None
+        if game_id in self.outside.readers:
+            return
+
+        async def committed() -> Game | None:
+            try:
+                return (await self.read(code)).game
+            except RoomNotFound:
+                return None
+
+        async def commit(game_id: str, snap: Snapshot, seat: int, d: Decision,
+                         notes: dict[str, Any]) -> None:
+            def act(r: Room) -> None:
+                g = r.game
+                if g is None or g.id != game_id or not snap.same(g) or \
+                        g.match.to_act != seat or results.pending_result(g) is not None:
+                    raise Changed("the room changed meanwhile")
+                Outside.note(g, notes)
+                actions.ai_act(r, seat, d.action, False)
+            await self.change(code, act)
+
+        self.outside.readers[game_id] = committed
+        self.outside.commits[game_id] = commit
+        self.outside.room_of[game_id] = code
 
     # -- pushes ---------------------------------------------------------------------------------
 
@@ -678,7 +700,16 @@ class RoomHub:
             assert game is not None
             obs = game.match.observation(seat)
             notes: dict[str, Any] = {}
-            if seat in game.outside and self._programs(room):
+            if seat in game.outside and self._programs(room) and \
+                    self.outside is not None and self.outside.shared:
+                self.outside.check_ready(game)  # waiting_outside: the driver waits
+                # Several processes: the process that holds the seat's program asks it and
+                # commits its action; our AI plays the seat only when none holds it.
+                if await self.outside.held(game, seat):
+                    raise Refusal("waiting_outside", "the seat's program is being asked")
+                d = await self.ai.decide(self.player(room), seat, obs)
+                notes = self.outside.absent(seat)
+            elif seat in game.outside and self._programs(room):
                 assert self.outside is not None
                 self.outside.check_ready(game)  # waiting_outside: the driver waits
                 snap = self.outside.asks(game, seat)

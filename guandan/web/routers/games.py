@@ -166,6 +166,15 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
         name = game.player_name(seat)
         asks = outside.asks(game, seat)  # an outside program's seat: the game as it is
     notes: dict[str, Any] | None = None
+    if asks is not None and outside.shared:
+        # Several processes: the process that holds the seat's program asks it and commits
+        # its action; this one waits for it (our AI plays if no process holds the program).
+        if await outside.wait_program(game, seat):
+            async with reading(store, game_id) as game:
+                state = shown.game_state(game, HUMAN)
+            return StepOut(state=state, event=state.history[-1] if state.history else None,
+                           played_by="outside")
+        asks, notes = None, outside.absent(seat)
     if asks is not None:  # its program answers (or our AI, once it is replaced)
         d, notes = await outside.decide(game_id, asks, seat, obs, name, ai)
     else:
