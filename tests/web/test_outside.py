@@ -329,33 +329,73 @@ def test_a_saved_game_waits_again_after_a_restart_and_tells_the_hand_from_its_st
         s.stop()
 
 
-def test_several_processes_refuse_outside_seats_and_play_old_ones_with_the_ai(
+def test_a_program_on_one_process_plays_a_game_whose_page_is_on_another(
         tmp_path: Path) -> None:
-    one = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True))
-    g = one.post("/api/games", json={"seed": 2, "outside": [3]}).json()
-    many = TestClient(create_app(tmp_path, ai="greedy", allow_seed=True, outside_seats=False))
-    r = many.post("/api/games", json={"outside": [2]})
-    assert r.status_code == 409 and r.json()["error"]["code"] == "outside_unavailable"
-    assert "--processes 1" in r.json()["error"]["message"]
-    st = many.get(f"/api/games/{g['id']}/outside").json()
-    assert st["available"] is False and st["waiting"] == []
-    assert st["seats"][0]["state"] == "unavailable"
-    for _ in range(400):
-        s = many.get(f"/api/games/{g['id']}").json()
-        if s["result"]:
-            break
-        if s["to_act"] == 1:
-            h = many.post(f"/api/games/{g['id']}/hint").json()
-            r = (many.post(f"/api/games/{g['id']}/pass") if h["kind"] == "pass" else
-                 many.post(f"/api/games/{g['id']}/play", json={
-                     "cards": h["cards"], "kind": h["play"]["kind"], "rank": h["play"]["rank"]}))
+    """Two server processes on one SQLite file (two applications, as ``--processes 2`` makes
+    them): the page's requests go to one, the program's socket to the other, which holds the
+    seat in the database, asks its program and commits its actions; the page's steps of that
+    seat wait for them. Each of the program's actions is in the match once."""
+    import threading
+
+    def app() -> Any:
+        return create_app(tmp_path, ai="greedy", allow_seed=True, processes=2)
+
+    with TestClient(app()) as page, TestClient(app()) as other:
+        g = page.post("/api/games", json={"seed": 2, "outside": [3]}).json()
+        gid, path = g["id"], g["outside"][0]["path"]
+        st = page.get(f"/api/games/{gid}/outside").json()
+        assert st["available"] is True and st["waiting"] == [3]
+        assert st["seats"][0]["state"] == "waiting"
+        first = page.get(f"/api/games/{gid}").json()["to_act"]
+        r = page.post(f"/api/games/{gid}/pass" if first == 1 else f"/api/games/{gid}/step")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "waiting_outside"
+        asked: list[Json] = []
+
+        def program() -> None:
+            with other.websocket_connect(path) as ws:
+                while True:
+                    msg = json.loads(ws.receive_text())
+                    if msg.get("stage") == "episodeOver":
+                        return  # the hand is over: the program leaves
+                    if msg.get("type") == "act":
+                        asked.append(msg)
+                        ws.send_text(json.dumps({"actIndex": 0}))
+
+        t = threading.Thread(target=program, daemon=True)
+        t.start()
+        deadline = time.time() + 20
+        while page.get(f"/api/games/{gid}/outside").json()["waiting"]:
+            assert time.time() < deadline, "the program's seat was not held"
+            time.sleep(0.05)
+        assert page.get(f"/api/games/{gid}/outside").json()["seats"][0]["state"] == "ready"
+        for _ in range(400):
+            s = page.get(f"/api/games/{gid}").json()
+            if s["result"]:
+                break
+            if s["to_act"] == 1:
+                h = page.post(f"/api/games/{gid}/hint").json()
+                r = (page.post(f"/api/games/{gid}/pass") if h["kind"] == "pass" else
+                     page.post(f"/api/games/{gid}/play", json={
+                         "cards": h["cards"], "kind": h["play"]["kind"],
+                         "rank": h["play"]["rank"]}))
+            else:
+                r = page.post(f"/api/games/{gid}/step")
+                assert r.json()["played_by"] == ("outside" if s["to_act"] == 3 else "greedy")
+            assert r.status_code == 200, r.text
         else:
-            r = many.post(f"/api/games/{g['id']}/step")
-            assert r.json()["played_by"] == "greedy"
-        assert r.status_code == 200, r.text
-    rec = json.loads(many.get(f"/api/games/{g['id']}/export").text.splitlines()[0])
-    assert rec["replaced"][0]["seat"] == 3 and "several server processes" in \
-        rec["replaced"][0]["reason"]
+            raise AssertionError("the hand did not end")
+        t.join(30)
+        assert not t.is_alive(), "the program was not told the hand's end"
+        rec = json.loads(page.get(f"/api/games/{gid}/export").text.splitlines()[0])
+        assert rec["outside"] == {"3": "outside"} and "replaced" not in rec
+        with page.app.state.store.reading(gid) as game:  # type: ignore[attr-defined]
+            actions = game.match.to_json()["actions"]
+        # Hand 1 only (the result waits to be seen): the program was asked once per action.
+        assert len(asked) == sum(1 for a in actions if a[0] == 3) > 0
+        # Gone: the next hand waits for a program again, as on one process.
+        assert page.post(f"/api/games/{gid}/next").status_code == 200
+        st = page.get(f"/api/games/{gid}/outside").json()
+        assert st["waiting"] == [3]
 
 
 def test_new_games_refuse_bad_outside_seats(tmp_path: Path) -> None:
