@@ -573,6 +573,76 @@ def test_an_outside_program_takes_a_rooms_seat(client: TestClient) -> None:
     assert "act" in told
 
 
+def test_an_outside_program_on_another_process_plays_a_rooms_seat(tmp_path: Path) -> None:
+    """Two server processes on one SQLite file (two applications, as ``--processes 2`` makes
+    them): the room's people, their requests and its driver on one; the program of seat 2 on
+    the other, which holds the seat in the database, asks its program and commits its
+    actions while the driver waits. Each of the program's actions is in the match once."""
+    import threading
+
+    times = RoomTimes(grace=30, pace=0.01, result_wait=3600, idle_close=3600, lease=5,
+                      timer_scale=0.02)
+
+    def app() -> Any:
+        return create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=times,
+                          processes=2)
+
+    with TestClient(app()) as people, TestClient(app()) as other:
+        a = new_room(people)
+        code, ta = a["code"], a["token"]
+        tb = join(people, code, 3, "영희")["token"]
+        path = do(people, code, ta, type="outside", seat=2).json()["room"]["outside"][0]["path"]
+        do(people, code, ta, type="ready")
+        do(people, code, tb, type="ready")
+        assert do(people, code, ta, type="start", seed=10).status_code == 200
+        tokens = {1: ta, 3: tb}
+        asked: list[Json] = []
+
+        def program() -> None:
+            with other.websocket_connect(path) as ws:
+                while True:
+                    msg = json.loads(ws.receive_text())
+                    if msg.get("stage") == "episodeOver":
+                        return  # the hand is over: the program leaves
+                    if msg.get("type") == "act":
+                        asked.append(msg)
+                        ws.send_text(json.dumps({"actIndex": 0}))
+
+        time.sleep(0.3)  # the hand waits for the program: nobody moves meanwhile
+        room = hub_room(people, code)
+        assert room.game.match.to_json()["actions"] == []
+        first = room.game.match.to_act
+        if first in tokens:
+            refused(do(people, code, tokens[first], type="pass"), 409, "waiting_outside")
+        t = threading.Thread(target=program, daemon=True)
+        t.start()
+        outside = people.app.state.outside  # type: ignore[attr-defined]
+        deadline = time.time() + 20
+        while 2 not in outside.holders(room.game):  # the other process holds the program
+            assert time.time() < deadline, "the program's seat was not held"
+            time.sleep(0.02)
+        seen = {1: Seen(people, code, 1), 3: Seen(people, code, 3)}
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            m = hub_room(people, code).game.match
+            if m.results:
+                break
+            if m.to_act in tokens:
+                play_turn(people, code, tokens[m.to_act], seen[m.to_act])
+            else:
+                time.sleep(0.01)
+        else:
+            raise AssertionError("the hand did not end")
+        t.join(30)
+        assert not t.is_alive(), "the program was not told the hand's end"
+        game = hub_room(people, code).game
+        record = game.records()[0]
+        assert record["outside"] == {"2": "outside"} and "replaced" not in record
+        actions = game.match.to_json()["actions"]  # hand 1's: its result waits to be seen
+        assert len(asked) == sum(1 for x in actions if x[0] == 2) > 0
+        assert people.get("/api/health").json()["rooms"]["drivers"] >= 1
+
+
 def test_a_socket_follows_its_person_not_the_seat_number(client: TestClient) -> None:
     """The maker moves a person to another seat: their socket shows them at the new seat (and
     another person who sits at the old one never gets the first one's view); freed, their
