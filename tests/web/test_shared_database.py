@@ -446,3 +446,90 @@ def test_a_room_across_two_processes_whose_owner_dies(postgres: str, tmp_path: P
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str,
+                                                                 tmp_path: Path) -> None:
+    """Two ``guandan serve`` on one PostgreSQL: seat 2 of a room is an outside program whose
+    socket is on one server, the room's people (their requests, its driver) on the other. The
+    program's server holds the seat, asks the program and commits its actions; the hand ends,
+    each of the program's actions in the room once."""
+    from websockets.sync.client import connect
+
+    args = ("--room-pace", "0.02", "--room-result-wait", "3600")
+    a = Serve(postgres, tmp_path / "pa", args)
+    b = Serve(postgres, tmp_path / "pb", args)
+    try:
+        made = httpx.post(b.url + "/api/rooms", json={"name": "p1"}, timeout=30).json()
+        code, tokens = made["code"], {1: made["token"]}
+        tokens[3] = httpx.post(f"{b.url}/api/rooms/{code}/join",
+                               json={"seat": 3, "name": "p3"}, timeout=30).json()["token"]
+
+        def do(who: int, **msg: Any) -> httpx.Response:
+            return httpx.post(f"{b.url}/api/rooms/{code}/do", json=msg,
+                              headers={"X-Room-Token": tokens[who]}, timeout=30)
+
+        path = do(1, type="outside", seat=2).json()["room"]["outside"][0]["path"]
+        do(1, type="ready")
+        do(3, type="ready")
+        assert do(1, type="start", seed=7).status_code == 200
+        asked: list[dict[str, Any]] = []
+
+        def program() -> None:
+            with connect(a.url.replace("http://", "ws://") + path, open_timeout=10) as ws:
+                while True:
+                    msg = json.loads(ws.recv(timeout=60))
+                    if msg.get("stage") == "episodeOver":
+                        return
+                    if msg.get("type") == "act":
+                        asked.append(msg)
+                        ws.send(json.dumps({"actIndex": 0}))
+
+        with ThreadPoolExecutor(1) as ex:
+            done = ex.submit(program)
+            deadline = time.time() + 120
+            while True:
+                assert time.time() < deadline, "the hand did not end"
+                view = httpx.get(f"{b.url}/api/rooms/{code}",
+                                 headers={"X-Room-Token": tokens[1]}, timeout=30).json()
+                g = view["game"]
+                if g["result"] is not None:
+                    break
+                seat = g["to_act"]
+                if seat not in tokens:
+                    time.sleep(0.02)
+                    continue
+                h = do(seat, type="hint")
+                if h.status_code != 200:
+                    continue  # the turn moved on meanwhile
+                hint = h.json()["hint"]
+                msg: dict[str, Any] = {"type": hint["kind"]}
+                if hint["kind"] == "play":
+                    msg |= {"cards": hint["cards"], "kind": hint["play"]["kind"],
+                            "rank": hint["play"]["rank"]}
+                elif hint["kind"] == "return":
+                    msg["card"] = hint["cards"][0]
+                r = do(seat, **msg)
+                # Before the program is held, the hand waits for it.
+                assert r.status_code == 200 or r.json()["error"]["code"] in (
+                    "waiting_outside", "not_your_turn", "changed"), r.text
+                if r.status_code != 200:
+                    time.sleep(0.05)
+            done.result(timeout=60)
+        import psycopg
+
+        from guandan.web.rooms.room import decode_room
+
+        with psycopg.connect(postgres, autocommit=True) as db:
+            row = db.execute("SELECT version, data FROM rooms WHERE code = %s",
+                             (code,)).fetchone()
+        assert row is not None
+        room = decode_room(bytes(row[1]), int(row[0]))
+        assert room.game is not None
+        record = room.game.records()[0]
+        assert record["outside"] == {"2": "outside"} and "replaced" not in record
+        actions = room.game.match.to_json()["actions"]
+        assert len(asked) == sum(1 for x in actions if x[0] == 2) > 0
+    finally:
+        a.stop()
+        b.stop()
