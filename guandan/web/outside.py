@@ -382,10 +382,8 @@ class Outside:
             raise Refusal("bad_request", "outside: distinct seats among 2, 3, 4", status=422)
         if seats and not self.available:
             raise Refusal("outside_unavailable",
-                          "this server runs several processes (guandan serve --processes): "
-                          "an outside program's connection would live in one of them while "
-                          "the page's requests go to any; start it with --processes 1 to "
-                          "seat outside programs", status=409)
+                          "this server was made without outside seats "
+                          "(create_app(outside_seats=False))", status=409)
         return tuple(sorted(seats))
 
     def check_ready(self, game: Game) -> None:
