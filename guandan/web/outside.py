@@ -50,7 +50,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import BackgroundTasks, WebSocket
 
@@ -71,6 +71,7 @@ from guandan.web.store import Changed, Game, GameNotFound, GameStore, difficulty
 from guandan.web.store.game import OUTSIDE_SEATS, outside_path
 
 log = logging.getLogger("guandan.web")
+T = TypeVar("T")
 
 #: Seconds an outside program has for each answer (``guandan serve --outside-timeout``).
 DEFAULT_TIMEOUT = 10.0
@@ -330,6 +331,8 @@ class Outside:
         self._followers: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._renewer: asyncio.Task[None] | None = None
+        self._in_db = 0
+        self._stopping = False
 
     @property
     def shared(self) -> bool:
@@ -370,9 +373,23 @@ class Outside:
             raise Refusal("database_unavailable", f"the database failed ({type(e).__name__})",
                           status=503) from None
 
+    async def _db(self, fn: Callable[..., T], *args: Any) -> T:
+        """The programs' table's work, in a thread; counted, so that the server stops only
+        once none is on its way (a connection closed under a running statement crashes)."""
+        if self._stopping:
+            raise RuntimeError("the server is stopping")
+        self._in_db += 1
+        task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+
+        def done(_: object) -> None:
+            self._in_db -= 1
+
+        task.add_done_callback(done)
+        return await asyncio.shield(task)
+
     async def held(self, game: Game, seat: int) -> bool:
         """Whether a live process holds the program of ``seat`` (it plays the seat)."""
-        return seat in await asyncio.to_thread(self.holders, game)
+        return seat in await self._db(self.holders, game)
 
     # -- the routes' part -------------------------------------------------------------------
 
@@ -558,7 +575,7 @@ class Outside:
                 for gone in [x for x in s.seats if x not in game.outside]:
                     await self.release(game_id, gone)
                 snap = Snapshot.of(game)
-                held = await asyncio.to_thread(self.holders, game)
+                held = await self._db(self.holders, game)
                 ready = snap.over or snap.in_hand > 0 or all(x in held for x in game.outside)
                 async with s.lock:
                     await asyncio.to_thread(s.catch_up, snap, ready)
@@ -587,7 +604,7 @@ class Outside:
             await asyncio.sleep(self._lease() / 3)
             held = dict(self._held)
             try:
-                kept = await asyncio.to_thread(self.programs.renew, list(held))
+                kept = await self._db(self.programs.renew, list(held))
             except Exception as e:  # the database failed: try again (the lease may run out)
                 log.warning("outside seats: renewing failed (%s)", type(e).__name__)
                 continue
@@ -701,6 +718,16 @@ class Outside:
     async def shutdown(self) -> None:
         for task in [*self._followers.values(), *([self._renewer] if self._renewer else [])]:
             task.cancel()
+        if self.programs is not None and self._held:  # the others play these seats at once
+            held, self._held = list(self._held), {}
+            for token in held:
+                with contextlib.suppress(Exception):
+                    await self._db(self.programs.drop, token)
+        self._stopping = True
+        for _ in range(500):  # the database's work on its way, finished before the store closes
+            if self._in_db == 0:
+                break
+            await asyncio.sleep(0.01)
         for game_id in list(self.sessions):
             s = self.sessions.pop(game_id)
             for peer in list(s.peers.values()):
@@ -729,7 +756,7 @@ class Outside:
             return await self._refuse(ws, 1013, f"seat {seat} already has its program")
         if self.programs is not None:
             try:
-                mine = await asyncio.to_thread(self.programs.hold, token)
+                mine = await self._db(self.programs.hold, token)
             except self.store.errors:
                 mine = False
             if not mine:
@@ -765,7 +792,7 @@ class Outside:
                 del s.peers[seat]
             if self._held.pop(token, None) is not None and self.programs is not None:
                 with contextlib.suppress(Exception):  # else its lease runs out
-                    await asyncio.to_thread(self.programs.drop, token)
+                    await self._db(self.programs.drop, token)
             log.info("the outside program of seat %d of a game left", seat)
 
     async def _find(self, token: str) -> tuple[str, int] | None:
@@ -773,7 +800,7 @@ class Outside:
         here), or None."""
         assert self.programs is not None
         try:
-            found = await asyncio.to_thread(self.programs.find, token)
+            found = await self._db(self.programs.find, token)
         except self.store.errors:
             return None
         if found is None:

@@ -448,15 +448,17 @@ def test_a_room_across_two_processes_whose_owner_dies(postgres: str, tmp_path: P
         b.stop()
 
 
-def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str,
-                                                                 tmp_path: Path) -> None:
+@pytest.mark.parametrize("kill", [False, True], ids=["whole-hand", "its-server-dies"])
+def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str, tmp_path: Path,
+                                                                 kill: bool) -> None:
     """Two ``guandan serve`` on one PostgreSQL: seat 2 of a room is an outside program whose
     socket is on one server, the room's people (their requests, its driver) on the other. The
     program's server holds the seat, asks the program and commits its actions; the hand ends,
-    each of the program's actions in the room once."""
+    each of the program's actions in the room once. ``kill``: the program's server is killed
+    mid-hand; once its hold has run out, our AI plays the seat to the hand's end."""
     from websockets.sync.client import connect
 
-    args = ("--room-pace", "0.02", "--room-result-wait", "3600")
+    args = ("--room-pace", "0.02", "--room-result-wait", "3600", "--room-lease", "1.5")
     a = Serve(postgres, tmp_path / "pa", args)
     b = Serve(postgres, tmp_path / "pb", args)
     try:
@@ -478,7 +480,11 @@ def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str,
         def program() -> None:
             with connect(a.url.replace("http://", "ws://") + path, open_timeout=10) as ws:
                 while True:
-                    msg = json.loads(ws.recv(timeout=60))
+                    try:
+                        msg = json.loads(ws.recv(timeout=60))
+                    except Exception:
+                        assert kill, "the program's connection failed"
+                        return  # its server was killed
                     if msg.get("stage") == "episodeOver":
                         return
                     if msg.get("type") == "act":
@@ -495,6 +501,9 @@ def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str,
                 g = view["game"]
                 if g["result"] is not None:
                     break
+                if kill and len(asked) >= 4 and a.proc.poll() is None:
+                    a.proc.kill()  # mid-hand: the program's server dies
+                    a.proc.wait(5)
                 seat = g["to_act"]
                 if seat not in tokens:
                     time.sleep(0.02)
@@ -527,9 +536,15 @@ def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str,
         room = decode_room(bytes(row[1]), int(row[0]))
         assert room.game is not None
         record = room.game.records()[0]
-        assert record["outside"] == {"2": "outside"} and "replaced" not in record
         actions = room.game.match.to_json()["actions"]
-        assert len(asked) == sum(1 for x in actions if x[0] == 2) > 0
+        mine = sum(1 for x in actions if x[0] == 2)
+        if not kill:
+            assert record["outside"] == {"2": "outside"} and "replaced" not in record
+            assert len(asked) == mine > 0
+        else:  # its answers committed (the last one may have died with its server), then ours
+            assert [r["seat"] for r in record["replaced"]] == [2]
+            assert "no outside program" in record["replaced"][0]["reason"]
+            assert len(asked) - 1 <= mine and len(asked) >= 4
     finally:
         a.stop()
         b.stop()
