@@ -595,6 +595,12 @@ class Outside:
         if self._followers.get(game_id) is asyncio.current_task():
             del self._followers[game_id]
             self._wakes.pop(game_id, None)
+            s = self.sessions.get(game_id)
+            if s is not None and not any(s.connected(x) for x in s.seats):
+                # No program of the game here: the next one to connect gets a session that
+                # follows the game afresh (told the hand in play from its beginning), not
+                # one whose hand began for the program that left.
+                del self.sessions[game_id]
 
     async def _renew(self) -> None:
         """This process's holds, renewed every third of the lease while it lives (a hold that
@@ -750,6 +756,8 @@ class Outside:
                                                 "here: open the game on the page first")
         game_id, seat = where
         s = self.sessions.get(game_id)
+        if s is None and self.programs is not None and await self._find(token) is not None:
+            s = self.sessions.get(game_id)
         if s is None:
             return await self._refuse(ws, 1008, "the game is over or deleted")
         if s.connected(seat):

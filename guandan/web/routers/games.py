@@ -169,11 +169,14 @@ async def step(game_id: str, store: StoreDep, ai: AIDep, expect: ExpectDep,
     if asks is not None and outside.shared:
         # Several processes: the process that holds the seat's program asks it and commits
         # its action; this one waits for it (our AI plays if no process holds the program).
+        hand = game.match.hand_number
         if await outside.wait_program(game, seat):
             async with reading(store, game_id) as game:
                 state = shown.game_state(game, HUMAN)
+                replaced = game.outside_notes.get(hand, {}).get("replaced", [])
+            by = name if any(r["seat"] == seat for r in replaced) else "outside"
             return StepOut(state=state, event=state.history[-1] if state.history else None,
-                           played_by="outside")
+                           played_by=by)
         asks, notes = None, outside.absent(seat)
     if asks is not None:  # its program answers (or our AI, once it is replaced)
         d, notes = await outside.decide(game_id, asks, seat, obs, name, ai)
