@@ -287,6 +287,11 @@ http {{
             proxy_next_upstream error timeout;
             proxy_read_timeout 600s;
         }}
+        # without it, nginx answers POST /api/rooms (a new room) with a 301 to /api/rooms/
+        location = /api/rooms {{
+            proxy_pass http://guandan;
+            proxy_set_header X-Forwarded-For $remote_addr;
+        }}
         location / {{
             proxy_pass http://guandan;
             proxy_set_header X-Forwarded-For $remote_addr;
@@ -351,7 +356,9 @@ def tree_cpu_s(root: int) -> float:
 
 
 async def make_room(http: httpx.AsyncClient, seed: int) -> tuple[str, dict[int, str]]:
-    r = (await http.post("/api/rooms", json={"name": "p1"})).json()
+    made = await http.post("/api/rooms", json={"name": "p1"})
+    assert made.status_code == 201, f"{made.status_code} {made.text[:300]}"
+    r = made.json()
     code, tokens = r["code"], {1: r["token"]}
     for s in (2, 3, 4):
         tokens[s] = (await http.post(f"/api/rooms/{code}/join",
@@ -369,9 +376,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rooms-load-")))
         database, pg_data = args.database, None
-        if args.postgres:
-            (tmp / "pg").mkdir()
-            database, pg_data = stack.enter_context(postgres(tmp / "pg"))
+        if args.postgres:  # a folder of its own: PostgreSQL's user must reach it
+            pg_tmp = Path(tempfile.mkdtemp(prefix="rooms-load-pg-"))
+            stack.callback(shutil.rmtree, pg_tmp, True)
+            database, pg_data = stack.enter_context(postgres(pg_tmp))
         if args.servers > 1 and not database:
             raise SystemExit("several servers share PostgreSQL: --postgres or --database URL")
         serve_args = args.serve_args.split() if args.serve_args else []

@@ -27,7 +27,8 @@ FAST = RoomTimes(grace=0.3, pace=0.01, result_wait=0.2, idle_close=3600, lease=5
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     app = create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=FAST,
-                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=40))
+                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=1000))
+    # (a spectator's polls below are lookups: the limit has a test of its own)
     with TestClient(app) as c:
         yield c
 
@@ -334,6 +335,50 @@ def test_socket_refusals(client: TestClient) -> None:
             while True:
                 ws.receive_text()
         assert e.value.code == 1009
+
+
+def test_codes_are_not_found_by_trying_whatever_the_token(tmp_path: Path) -> None:
+    """Every request or socket that holds no seat of the room counts as a lookup of its code,
+    on every route and with any token (none, forged), before it is told whether the room
+    exists; past the limit all are refused alike. A seated person's own requests and sockets
+    are not lookups: four friends behind one address reload and reconnect freely."""
+    app = create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=FAST,
+                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=6))
+    forged = {"X-Room-Token": "A" * 32}
+    with TestClient(app) as c:
+        a = new_room(c)
+        code, ta = a["code"], a["token"]
+        for r in (c.get("/api/rooms/ZZZZZZ"), c.get("/api/rooms/ZZZZZZ", headers=forged),
+                  c.post("/api/rooms/ZZZZZZ/do", json={"type": "ready"}, headers=forged),
+                  c.get("/api/rooms/ZZZZZZ/records"), c.get("/api/rooms/ZZZZZZ/replay/1")):
+            refused(r, 404, "room_not_found")
+        with c.websocket_connect("/api/rooms/ZZZZZZ/socket") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": "A" * 32}))
+            with pytest.raises(WebSocketDisconnect) as e:
+                ws.receive_text()
+            assert e.value.code == 4004
+        # Six lookups made: the seventh is refused, for a code that exists as for one that
+        # does not, on every route.
+        for target in (code, "ZZZZZZ"):
+            refused(c.get(f"/api/rooms/{target}"), 429, "too_many_joins")
+            refused(c.get(f"/api/rooms/{target}", headers=forged), 429, "too_many_joins")
+            refused(c.post(f"/api/rooms/{target}/do", json={"type": "ready"}, headers=forged),
+                    429, "too_many_joins")
+            refused(c.get(f"/api/rooms/{target}/records"), 429, "too_many_joins")
+            refused(c.post(f"/api/rooms/{target}/join", json={"seat": 2, "name": "x"}), 429,
+                    "too_many_joins")
+            with c.websocket_connect(f"/api/rooms/{target}/socket") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": "A" * 32}))
+                with pytest.raises(WebSocketDisconnect) as e:
+                    ws.receive_text()
+                assert e.value.code == 1008
+        # The maker, from the same address, is no lookup: reads, reconnects and acts.
+        for _ in range(8):
+            r = c.get(f"/api/rooms/{code}", headers={"X-Room-Token": ta})
+            assert r.status_code == 200 and r.json()["you"] == 1
+            with c.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+                assert hello(ws, ta)["you"] == 1
+        assert do(c, code, ta, type="ready").status_code == 200
 
 
 def test_timer_grace_auto_and_take_back(client: TestClient) -> None:

@@ -312,9 +312,12 @@ class RoomHub:
 
     # -- a socket's life ---------------------------------------------------------------------
 
-    async def serve_socket(self, ws: WebSocket, code: str) -> None:
+    async def serve_socket(self, ws: WebSocket, code: str,
+                           lookup: Callable[[], bool] | None = None) -> None:
         """A room's socket: the first message names the seat (its token) or asks to watch;
-        then pushes out, actions in."""
+        then pushes out, actions in. A hello that holds no seat of the room is a lookup of
+        its code: ``lookup()`` (the client's limit) is asked first, and False closes the
+        socket (1008) without saying whether the room exists."""
         self._ensure_loop()
         await ws.accept()
         try:
@@ -325,15 +328,21 @@ class RoomHub:
             return
         try:
             hello = self._message(first)
-            room = await self.read(code)
+            found: Room | None = await self.read(code)
         except RoomNotFound:
-            await ws.close(code=4004, reason="no such room")
-            return
+            found = None
         except Refusal as r:
             await ws.close(code=1008, reason=r.code)
             return
         token = hello.get("token")
-        seat = room.seat_of(token) if isinstance(token, str) else None
+        seat = found.seat_of(token) if found is not None and isinstance(token, str) else None
+        if seat is None and lookup is not None and not lookup():
+            await ws.close(code=1008, reason="too many lookups")
+            return
+        if found is None:
+            await ws.close(code=4004, reason="no such room")
+            return
+        room = found
         if token and seat is None:
             await ws.send_text(json.dumps({"type": "error", "error": {
                 "code": "bad_token", "message": "this token holds no seat of this room"}}))
