@@ -452,6 +452,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         dead = [k for k, p in enumerate(procs) if p.poll() is not None]
         if dead:
             stats.errors.append(f"server processes died: {dead}")
+        stop_all(procs)
+        # What the servers said went wrong (warnings, errors, tracebacks), first lines of each
+        complaints = [[line for line in (tmp / f"serve{k}" / "serve.log").read_text(
+            errors="replace").splitlines() if any(w in line for w in (
+                "WARNING", "ERROR", "Traceback", "Error:", "Exception"))]
+            for k in range(len(procs))]
     slowest: list[float] = []
     each: list[float] = []
     missing = skipped = 0
@@ -496,6 +502,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": stats.errors[:10], "error_count": len(stats.errors),
         "version_moved_on": stats.changed,
         "per_process": per_process,
+        "server_log_complaints": [{"count": len(c), "first": c[:5]} for c in complaints],
         "server_rss_mb_per_room": round(sum((pk - b0) for b0, pk in zip(base, peak,
                                                                        strict=True))
                                         / max(1, args.rooms), 2),

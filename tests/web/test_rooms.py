@@ -643,3 +643,36 @@ def test_a_socket_follows_its_person_not_the_seat_number(client: TestClient) -> 
                 ws.receive_text()
         assert e.value.code == 4001
     refused(do(client, code, tb, type="ready"), 403, "bad_token")
+
+
+def test_a_process_hears_other_processes_changes_on_one_listening_connection(
+        postgres: str, tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL (two apps here): a change made through one is pushed on
+    the other's socket (``NOTIFY``); the listening connection stays the same one. It used to
+    be closed and opened again every second, and a NOTIFY sent in between was lost: under
+    load a seat on the other process missed a turn's push and the room stood still."""
+    import psycopg
+
+    apps = [create_app(tmp_path / f"data{k}", ai="greedy", database=postgres, room_times=FAST)
+            for k in (1, 2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        a = new_room(one)
+        code, ta = a["code"], a["token"]
+        with one.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+            first = hello(ws, ta)
+
+            def listeners() -> set[int]:
+                with psycopg.connect(postgres, autocommit=True) as db:
+                    return {int(r[0]) for r in db.execute(
+                        "SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN guandan_rooms'")}
+
+            tb = join(two, code, 3, "영희")["token"]
+            assert do(two, code, tb, type="ready").status_code == 200
+            frame: Json = first
+            while frame["version"] < first["version"] + 2:  # the join, then the ready
+                frame = json.loads(ws.receive_text())
+            assert frame["seats"][2]["name"] == "영희" and frame["seats"][2]["ready"]
+            before = listeners()
+            assert len(before) == 2  # one each
+            time.sleep(1.5)  # the old listener had closed and opened its connection by now
+            assert listeners() == before

@@ -733,11 +733,17 @@ class RoomHub:
                 assert self.database is not None
                 with psycopg.connect(self.database, autocommit=True) as conn:
                     conn.execute("LISTEN guandan_rooms")
-                    for n in conn.notifies(timeout=1.0, stop_after=None):
-                        if self._stop.is_set():
-                            return
-                        self._heard(n.payload)
-                    # a timeout with nothing heard: loop (and look at the stop flag)
+                    # (Re)connected: what changed while nobody listened is pushed now.
+                    assert self._loop is not None
+                    self._loop.call_soon_threadsafe(self._heard_all)
+                    # One connection for good: ``notifies`` ends after ``timeout`` in all
+                    # (then the stop flag is looked at), and a NOTIFY sent while no
+                    # connection listened (one closed and opened every second) is lost.
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=1.0, stop_after=None):
+                            if self._stop.is_set():
+                                return
+                            self._heard(n.payload)
             except Exception as e:  # the database went away: listen again shortly
                 if self._stop.is_set():
                     return
@@ -757,6 +763,10 @@ class RoomHub:
                 if code in self.links else None)
             return
         self._loop.call_soon_threadsafe(self._remote, code)
+
+    def _heard_all(self) -> None:
+        for code in list(self.links):
+            self._remote(code)
 
     def _remote(self, code: str) -> None:
         if code in self.links or code in self._drivers:
