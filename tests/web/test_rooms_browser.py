@@ -154,12 +154,14 @@ def my_token(page: Any, code: str) -> str:
 
 def act_if_my_turn(page: Any) -> bool:
     """If it is this page's turn: 추천, then 내기 / 패스 / 반환 as the hint says."""
-    g = page.evaluate("window.__guandan.game")
-    if not g or not g["my_turn"] or page.evaluate("window.__guandan.busy"):
-        return False
-    version = page.evaluate("window.__guandan.room.view.version")
-    if not page.is_enabled("#btn-hint"):
-        return False  # drawn a moment later
+    # One look at the page (not the whole game: its history grows with every play).
+    g = page.evaluate("() => { const S = window.__guandan, g = S.game;"
+                      " return g && !S.busy && g.my_turn && !document.querySelector("
+                      "'#btn-hint').disabled ? {phase: g.phase, version: S.room.view.version}"
+                      " : null; }")
+    if not g:
+        return False  # not its turn, busy, or the buttons drawn a moment later
+    version = g["version"]
     page.click("#btn-hint", timeout=3000)
     try:
         page.wait_for_selector("#message.hint", timeout=3000)
@@ -400,7 +402,9 @@ def test_four_people_play_a_hand_and_the_tribute(browser: Any, rooms_server: Ser
             assert p.text_content("#seat-3 .seat-name") == names[(s + 1) % 4 + 1]
             assert p.text_content("#seat-2 .seat-name") == names[s % 4 + 1]
         for _ in range(2000):
-            g = pages[1].evaluate("window.__guandan.game")
+            g = pages[1].evaluate("() => { const g = window.__guandan.game; return {hand_number:"
+                                  " g.hand_number, phase: g.phase, result: !!g.result,"
+                                  " to_act: g.to_act}; }")
             if g["hand_number"] == 2 and g["phase"] == "play" and not g["result"]:
                 break
             # The seat to act (seat 1's page shows the server's seat numbers) first.
