@@ -5,6 +5,7 @@ a client receives is checked against what its seat may see (``Seen``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -499,6 +500,108 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         for t in threads:
             t.join()
         assert all(seen[s] >= final["version"] for s in (1, 2, 3)), (seen, final["version"])
+    finally:
+        server.stop()
+
+
+def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -> None:
+    """``--processes 2`` on one SQLite file, seats 1 and 3 on different workers. Seat 1's
+    worker is killed (-9): its beat stops, and after half a lease of silence the other worker
+    counts it dead: seat 1 is disconnected from about the kill, then 자동 after the grace
+    period. Its person comes back to a live worker, which is then stopped cleanly (SIGTERM):
+    it unmarks the seat as it stops, long before its silence would tell."""
+    import os
+    import signal
+    import sqlite3
+
+    import httpx
+    from websockets.sync.client import connect
+
+    lease = 6.0  # dead after 3 s of silence
+    server = make_server(tmp_path / "data", args=(
+        "--processes", "2", "--room-lease", str(lease), "--room-grace", "1",
+        "--room-pace", "0.02", "--room-joins-per-minute", "100000"))
+    server.start()
+    path = tmp_path / "data" / "games.sqlite3"
+    ws_url = server.url.replace("http", "ws")
+    try:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        made = http.post("/api/rooms", json={"name": "p1"}).json()
+        code, tokens = made["code"], {1: made["token"]}
+        tokens[3] = http.post(f"/api/rooms/{code}/join",
+                              json={"seat": 3, "name": "p3"}).json()["token"]
+        for s in (1, 3):
+            http.post(f"/api/rooms/{code}/do", json={"type": "ready"},
+                      headers={"X-Room-Token": tokens[s]})
+        assert http.post(f"/api/rooms/{code}/do", json={"type": "start", "seed": 2},
+                         headers={"X-Room-Token": tokens[1]}).status_code == 200
+
+        def via(seat: int) -> list[str]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                data = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+            found: list[str] = json.loads(data[0])["seats"][str(seat)]["via"]
+            return found
+
+        def process(pid: str) -> tuple[int, float]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                row = db.execute("SELECT pid, ended FROM processes WHERE id = ?",
+                                 (pid,)).fetchone()
+            return int(row[0]), float(row[1])
+
+        def person(seat: int, stack: contextlib.ExitStack) -> Any:
+            ws = stack.enter_context(connect(f"{ws_url}/api/rooms/{code}/socket"))
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            while True:
+                f = json.loads(ws.recv(timeout=30))
+                if f.get("type") == "room" and f["seats"][seat - 1]["connected"]:
+                    return ws
+
+        def until(test: Any, timeout: float = 30) -> Json:
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                view: Json = http.get(f"/api/rooms/{code}").json()
+                if test(view["seats"][0]):
+                    return view
+                time.sleep(0.05)
+            raise AssertionError(f"waited in vain: {view['seats'][0]}")
+
+        with contextlib.ExitStack() as sockets:
+            one = person(1, sockets)
+            for _ in range(50):  # seat 3 on the other worker: it drives the room after
+                tries = sockets.enter_context(contextlib.ExitStack())
+                person(3, tries)
+                if via(3) != via(1):
+                    break
+                tries.close()
+            else:
+                raise AssertionError("both sockets on one worker, 50 times")
+            killed = time.time()
+            os.kill(process(via(1)[0])[0], signal.SIGKILL)
+            gone = until(lambda st: not st["connected"])
+            seen = time.time()
+            since = gone["seats"][0]["gone_since"]
+            assert killed - lease / 10 - 1 < since <= seen, (since - killed)
+            assert lease / 2 - 1 < seen - killed < 30, seen - killed
+            until(lambda st: st["auto"])
+            with contextlib.suppress(Exception):
+                one.close()
+        # The person comes back to a live worker: their seat, connected (still 자동).
+        with contextlib.ExitStack() as again:
+            person(1, again)
+            pid = via(1)[0]
+            view = http.get(f"/api/rooms/{code}", headers={"X-Room-Token": tokens[1]}).json()
+            assert view["you"] == 1 and view["seats"][0]["connected"] and view["seats"][0]["auto"]
+            stopped = time.time()
+            os.kill(process(pid)[0], signal.SIGTERM)  # a clean stop
+            until(lambda st: not st["connected"])
+            print(f"killed: shown disconnected after {seen - killed:.2f} s, gone since "
+                  f"{since - killed:+.2f} s; stopped: after {time.time() - stopped:.2f} s")
+            assert time.time() - stopped < lease / 2, time.time() - stopped
+            for _ in range(100):
+                if process(pid)[1] > 0:  # its row says it ended
+                    break
+                time.sleep(0.05)
+            assert process(pid)[1] >= stopped
     finally:
         server.stop()
 
