@@ -504,6 +504,51 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         server.stop()
 
 
+def test_processes_alive_slow_stopped_silent_and_unknown(tmp_path: Path) -> None:
+    """``processes``: a live process is alive, even while its interpreter is busy (it beats
+    from a thread: a slow process does not flap); one that stopped is gone from its end, one
+    silent past ``stale`` from its last beat, an id without a row once a reading newer than
+    the question lacks it."""
+    from guandan.web.rooms.processes import Processes
+    from guandan.web.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path)  # the schema
+    silent, unknown = "c" * 32, "d" * 32
+    with store.transaction(write=True) as tx:
+        tx.execute("INSERT INTO processes VALUES (?, 'h', 1, 0, ?, 0)", (silent, time.time() - 9))
+    deaths: list[set[str]] = []
+    a = Processes("a" * 32, beat=0.05, stale=0.5, sqlite=str(store.path), on_death=deaths.append)
+    b = Processes("b" * 32, beat=0.05, stale=0.5, sqlite=str(store.path))
+    asked = time.time()
+    a.start()
+    b.start()
+    try:
+        a.registered.result(10)
+        b.registered.result(10)
+        deadline = time.time() + 10
+        while a.alive(b.me) is not True:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        gone = a.gone([b.me, silent, unknown], asked)
+        assert set(gone) == {silent, unknown} and gone[silent] < time.time() - 8
+        assert a.gone([unknown], time.time() + 1) == {}  # no reading after the question yet
+        busy = time.time() + 1.0  # two stale periods of a busy interpreter
+        n = 0
+        while time.time() < busy:
+            n += 1
+        assert a.alive(b.me) and all(b.me not in d for d in deaths)
+        stopped = time.time()
+        b.stop()
+        while a.alive(b.me) is not False:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        assert a.gone([b.me], asked)[b.me] >= stopped and any(b.me in d for d in deaths)
+    finally:
+        a.stop()
+        b.stop()
+        store.close()
+
+
 def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -> None:
     """``--processes 2`` on one SQLite file, seats 1 and 3 on different workers. Seat 1's
     worker is killed (-9): its beat stops, and after half a lease of silence the other worker
