@@ -504,6 +504,47 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         server.stop()
 
 
+def test_a_server_killed_and_started_again_frees_its_seats(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    """One process on SQLite, killed (-9) while a person is connected, started again on the
+    same folder: nobody comes back, yet the new process (a new id) counts the old one dead and
+    looks at its rooms by itself: the seat is disconnected from about the kill, and the room,
+    empty, closes after its idle time."""
+    import httpx
+    from websockets.sync.client import connect
+
+    server = make_server(tmp_path / "data", args=(
+        "--room-lease", "2", "--room-idle-close", "6", "--room-joins-per-minute", "100000"))
+    server.start()
+    try:
+        made = httpx.post(server.url + "/api/rooms", json={"name": "p1"}, timeout=30).json()
+        code = made["code"]
+        with connect(f"{server.url.replace('http', 'ws')}/api/rooms/{code}/socket") as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while not json.loads(ws.recv(timeout=30)).get("seats", [{}])[0].get("connected"):
+                pass
+            killed = time.time()
+            server.proc.kill()
+            server.proc.wait()
+        server.proc = None
+        server.start()
+        deadline = time.time() + 30
+        while True:
+            assert time.time() < deadline, "the seat stayed connected"
+            r = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30)
+            if r.status_code == 200 and not r.json()["seats"][0]["connected"]:
+                since = r.json()["seats"][0]["gone_since"]
+                assert killed - 1.5 < since <= time.time()
+                break
+            assert r.status_code == 200, r.text  # not closed before it was seen gone
+            time.sleep(0.1)
+        while httpx.get(f"{server.url}/api/rooms/{code}", timeout=30).status_code == 200:
+            assert time.time() < deadline, "the empty room stayed open"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
 def test_processes_alive_slow_stopped_silent_and_unknown(tmp_path: Path) -> None:
     """``processes``: a live process is alive, even while its interpreter is busy (it beats
     from a thread: a slow process does not flap); one that stopped is gone from its end, one

@@ -507,14 +507,30 @@ class RoomHub:
         return True
 
     def _deaths(self, ids: set[str]) -> None:
-        """``processes`` saw processes die (its thread): every driver here looks."""
+        """``processes`` saw processes die (its thread): every driver here looks, and the
+        rooms they held that no driver here serves get one (``_sweep``)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake_all)
+            loop.call_soon_threadsafe(self._sweep_soon, ids)
 
-    def _wake_all(self) -> None:
+    def _sweep_soon(self, ids: set[str]) -> None:
         for ev in self._wake.values():
             ev.set()
+        if not self._stop.is_set():
+            task = asyncio.get_running_loop().create_task(self._sweep(ids))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def _sweep(self, ids: set[str]) -> None:
+        """The open rooms with a seat connected through a dead process, driven here for a
+        look even if nobody here is in them (nobody else may be): their seats disconnected,
+        an empty room's idle clock started."""
+        try:
+            codes = await self._db(self.store.held_by, ids)
+        except SaveFailed:
+            return
+        for code in codes:
+            self.drive(code)
 
     # -- what a seat asks for ---------------------------------------------------------------------
 
@@ -707,15 +723,15 @@ class RoomHub:
                 log.exception("room %s: cannot be read", code)
                 await asyncio.sleep(1)
                 continue
-            if not self._needs_driver(room) and code not in self.links:
-                break
-            try:
+            try:  # first: a driver started for a dead process's room (``_sweep``) looks
                 if await self._presence(room, time.time()):
                     continue
             except (Changed, SaveFailed):
                 await asyncio.sleep(0.05)
                 continue
             except RoomNotFound:
+                break
+            if not self._needs_driver(room) and code not in self.links:
                 break
             now = time.time()
             if self.shared and owned_until - now < self.times.lease / 2:
@@ -789,6 +805,11 @@ class RoomHub:
             await self.change(code, act, version)
 
     # -- other processes ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """On the server's loop, as it starts: this process's beat (``processes``), the other
+        processes' changes listened to."""
+        self._ensure_loop()
 
     def _ensure_loop(self) -> None:
         if self._loop is not None:
