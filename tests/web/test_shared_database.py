@@ -468,8 +468,14 @@ def test_a_seat_whose_process_dies_is_disconnected_then_played_by_the_ai(
     the first is killed. The spectator sees the seat disconnected within a moment, gone from
     about the kill; after the grace period the AI plays it (자동) from the other process, which
     took the room over; the person comes back through it, has the seat, takes it back."""
+    import psycopg
     from websockets.sync.client import connect
 
+    # A database of its own: the rooms the other tests left (their processes dead) would be
+    # looked at, and played on, by these processes.
+    with psycopg.connect(postgres, autocommit=True) as admin:
+        admin.execute("CREATE DATABASE guandan_presence")
+    postgres = postgres.rsplit("/", 1)[0] + "/guandan_presence"
     args = ("--room-lease", "1.5", "--room-pace", "0.05", "--room-grace", "1.5")
     a = Serve(postgres, tmp_path / "pa", args)
     b = Serve(postgres, tmp_path / "pb", args)
@@ -483,8 +489,6 @@ def test_a_seat_whose_process_dies_is_disconnected_then_played_by_the_ai(
                               timeout=30).status_code == 200
             assert httpx.post(do, json={"type": "start", "seed": 7}, headers=head,
                               timeout=30).status_code == 200
-            import psycopg
-
             with psycopg.connect(postgres, autocommit=True) as db:
                 owner = ""
                 for _ in range(200):  # the room's driver: whichever claimed it first
