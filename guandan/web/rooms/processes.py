@@ -126,11 +126,15 @@ class Processes:
 
     def _run(self) -> None:
         started = time.time()
+        failing = False  # told once per run of failures, not at every beat
         while not self._stop.is_set():
             conn = None
             try:
                 conn, p = self._connect()
                 self._write(conn, p, started, ended=0.0)
+                if failing:
+                    log.warning("processes: beating again")
+                    failing = False
                 if not self.registered.done():
                     conn.execute(f"DELETE FROM processes WHERE beat < {p} AND id <> {p}",
                                  (time.time() - PRUNE_AFTER, self.me))
@@ -143,7 +147,10 @@ class Processes:
                 self._write(conn, p, started, ended=time.time())
             except Exception as e:  # the database went away: again shortly
                 if not self._stop.is_set():
-                    log.warning("processes: beat failed (%s): again", type(e).__name__)
+                    if not failing:
+                        log.warning("processes: beat failed (%s): trying again every %g s",
+                                    type(e).__name__, self.beat)
+                    failing = True
                     self._stop.wait(self.beat)
             finally:
                 if conn is not None:
