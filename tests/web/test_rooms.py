@@ -594,8 +594,9 @@ def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -
     """``--processes 2`` on one SQLite file, seats 1 and 3 on different workers. Seat 1's
     worker is killed (-9): its beat stops, and after half a lease of silence the other worker
     counts it dead: seat 1 is disconnected from about the kill, then 자동 after the grace
-    period. Its person comes back to a live worker, which is then stopped cleanly (SIGTERM):
-    it unmarks the seat as it stops, long before its silence would tell."""
+    period. Its person comes back to a live worker. That worker, frozen (SIGSTOP) past half a
+    lease, is counted dead too; thawed, it marks the seat again. Stopped cleanly (SIGTERM), it
+    unmarks the seat as it stops, long before its silence would tell."""
     import os
     import signal
     import sqlite3
@@ -603,7 +604,7 @@ def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -
     import httpx
     from websockets.sync.client import connect
 
-    lease = 6.0  # dead after 3 s of silence
+    lease = 4.0  # dead after 2 s of silence
     server = make_server(tmp_path / "data", args=(
         "--processes", "2", "--room-lease", str(lease), "--room-grace", "1",
         "--room-pace", "0.02", "--room-joins-per-minute", "100000"))
@@ -681,6 +682,18 @@ def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -
             view = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30,
                              headers={"X-Room-Token": tokens[1]}).json()
             assert view["you"] == 1 and view["seats"][0]["connected"] and view["seats"][0]["auto"]
+            # Frozen for longer than half a lease (less than uvicorn's 5 s health check).
+            frozen = time.time()
+            os.kill(process(pid)[0], signal.SIGSTOP)
+            try:
+                until(lambda st: not st["connected"], timeout=lease / 2 + 1.5)
+            finally:
+                os.kill(process(pid)[0], signal.SIGCONT)
+            thawed = time.time()
+            until(lambda st: st["connected"])  # its socket is still open: it marks it again
+            print(f"frozen: shown disconnected after {thawed - frozen:.2f} s at most, "
+                  f"connected again {time.time() - thawed:.2f} s after the thaw")
+            assert pid in via(1)
             stopped = time.time()
             os.kill(process(pid)[0], signal.SIGTERM)  # a clean stop
             until(lambda st: not st["connected"])
