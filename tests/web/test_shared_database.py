@@ -476,7 +476,8 @@ def test_a_seat_whose_process_dies_is_disconnected_then_played_by_the_ai(
     with psycopg.connect(postgres, autocommit=True) as admin:
         admin.execute("CREATE DATABASE guandan_presence")
     postgres = postgres.rsplit("/", 1)[0] + "/guandan_presence"
-    args = ("--room-lease", "1.5", "--room-pace", "0.05", "--room-grace", "1.5")
+    # Beats every 0.3 s; silent for 1.5 s is dead (the lock tells before, on a kill).
+    args = ("--room-lease", "3", "--room-pace", "0.05", "--room-grace", "1.5")
     a = Serve(postgres, tmp_path / "pa", args)
     b = Serve(postgres, tmp_path / "pb", args)
     try:
@@ -507,21 +508,22 @@ def test_a_seat_whose_process_dies_is_disconnected_then_played_by_the_ai(
                     person.send(json.dumps({"type": "hello", "token": token}))
                     spectator.send(json.dumps({"type": "hello"}))
                     room_frames(spectator, lambda v: seat_of(v, 1)["connected"])
-                    data = db.execute("SELECT data FROM rooms WHERE code = %s",
+                    data = db.execute("SELECT data, version FROM rooms WHERE code = %s",
                                       (code,)).fetchone()
-                    assert data is not None  # seat 1 is connected through the room's driver
+                    assert data is not None  # seat 1 is connected through the process
                     assert json.loads(bytes(data[0]))["seats"]["1"]["via"] == [owner]
                     killed = time.time()
                     dead.proc.kill()
                     assert dead.proc.wait(5) == -signal.SIGKILL
-                    gone = room_frames(spectator, lambda v: not seat_of(v, 1)["connected"])
+                    gone = room_frames(spectator, lambda v: v["version"] > data[1] and
+                                       not seat_of(v, 1)["connected"])
                     seen = time.time()
                     # PostgreSQL freed the dead session's lock at once: seen within a beat
-                    # (0.15 s here) and the time to commit and push, whatever the load.
-                    assert seen - killed < 5, seen - killed
+                    # (0.3 s here), a commit and a push; the bound allows for a loaded machine.
                     since = seat_of(gone, 1)["gone_since"]
-                    assert killed - 2 < since <= seen, (since, killed)
-                    assert not seat_of(gone, 1)["auto"]
+                    assert seen - killed < 10, (seen - killed, gone["seats"])
+                    assert killed - 3 < since <= seen, (since - killed, gone["seats"])
+                    assert not seat_of(gone, 1)["auto"], gone["seats"]
                     print(f"seat 1 shown disconnected {seen - killed:.2f} s after the kill, "
                           f"gone since {since - killed:+.2f} s")
                     auto = room_frames(spectator, lambda v: seat_of(v, 1)["auto"])
