@@ -5,6 +5,7 @@ a client receives is checked against what its seat may see (``Seen``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -544,6 +545,212 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         for t in threads:
             t.join()
         assert all(seen[s] >= final["version"] for s in (1, 2, 3)), (seen, final["version"])
+    finally:
+        server.stop()
+
+
+def test_a_server_killed_and_started_again_frees_its_seats(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    """One process on SQLite, killed (-9) while a person is connected, started again on the
+    same folder: nobody comes back, yet the new process (a new id) counts the old one dead and
+    looks at its rooms by itself: the seat is disconnected from about the kill, and the room,
+    empty, closes after its idle time."""
+    import httpx
+    from websockets.sync.client import connect
+
+    server = make_server(tmp_path / "data", args=(
+        "--room-lease", "2", "--room-idle-close", "6", "--room-joins-per-minute", "100000"))
+    server.start()
+    try:
+        made = httpx.post(server.url + "/api/rooms", json={"name": "p1"}, timeout=30).json()
+        code = made["code"]
+        with connect(f"{server.url.replace('http', 'ws')}/api/rooms/{code}/socket") as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while not json.loads(ws.recv(timeout=30)).get("seats", [{}])[0].get("connected"):
+                pass
+            killed = time.time()
+            server.proc.kill()
+            server.proc.wait()
+        server.proc = None
+        server.start()
+        deadline = time.time() + 30
+        while True:
+            assert time.time() < deadline, "the seat stayed connected"
+            r = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30)
+            if r.status_code == 200 and not r.json()["seats"][0]["connected"]:
+                since = r.json()["seats"][0]["gone_since"]
+                assert killed - 1.5 < since <= time.time()
+                break
+            assert r.status_code == 200, r.text  # not closed before it was seen gone
+            time.sleep(0.1)
+        while httpx.get(f"{server.url}/api/rooms/{code}", timeout=30).status_code == 200:
+            assert time.time() < deadline, "the empty room stayed open"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_processes_alive_slow_stopped_silent_and_unknown(tmp_path: Path) -> None:
+    """``processes``: a live process is alive, even while its interpreter is busy (it beats
+    from a thread: a slow process does not flap); one that stopped is gone from its end, one
+    silent past ``stale`` from its last beat, an id without a row once a reading newer than
+    the question lacks it."""
+    from guandan.web.rooms.processes import Processes
+    from guandan.web.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path)  # the schema
+    silent, unknown = "c" * 32, "d" * 32
+    with store.transaction(write=True) as tx:
+        tx.execute("INSERT INTO processes VALUES (?, 'h', 1, 0, ?, 0)", (silent, time.time() - 9))
+    deaths: list[set[str]] = []
+    a = Processes("a" * 32, beat=0.05, stale=0.5, sqlite=str(store.path), on_death=deaths.append)
+    b = Processes("b" * 32, beat=0.05, stale=0.5, sqlite=str(store.path))
+    asked = time.time()
+    a.start()
+    b.start()
+    try:
+        a.registered.result(10)
+        b.registered.result(10)
+        deadline = time.time() + 10
+        while a.alive(b.me) is not True:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        gone = a.gone([b.me, silent, unknown], asked)
+        assert set(gone) == {silent, unknown} and gone[silent] < time.time() - 8
+        assert a.gone([unknown], time.time() + 1) == {}  # no reading after the question yet
+        busy = time.time() + 1.0  # two stale periods of a busy interpreter
+        n = 0
+        while time.time() < busy:
+            n += 1
+        assert a.alive(b.me) and all(b.me not in d for d in deaths)
+        stopped = time.time()
+        b.stop()
+        while a.alive(b.me) is not False:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        assert a.gone([b.me], asked)[b.me] >= stopped and any(b.me in d for d in deaths)
+    finally:
+        a.stop()
+        b.stop()
+        store.close()
+
+
+def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -> None:
+    """``--processes 2`` on one SQLite file, seats 1 and 3 on different workers. Seat 1's
+    worker is killed (-9): its beat stops, and after half a lease of silence the other worker
+    counts it dead: seat 1 is disconnected from about the kill, then 자동 after the grace
+    period. Its person comes back to a live worker. That worker, frozen (SIGSTOP) past half a
+    lease, is counted dead too; thawed, it marks the seat again. Stopped cleanly (SIGTERM), it
+    unmarks the seat as it stops, long before its silence would tell."""
+    import os
+    import signal
+    import sqlite3
+
+    import httpx
+    from websockets.sync.client import connect
+
+    lease = 4.0  # dead after 2 s of silence
+    server = make_server(tmp_path / "data", args=(
+        "--processes", "2", "--room-lease", str(lease), "--room-grace", "1",
+        "--room-pace", "0.02", "--room-joins-per-minute", "100000"))
+    server.start()
+    path = tmp_path / "data" / "games.sqlite3"
+    ws_url = server.url.replace("http", "ws")
+    try:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        made = http.post("/api/rooms", json={"name": "p1"}).json()
+        code, tokens = made["code"], {1: made["token"]}
+        tokens[3] = http.post(f"/api/rooms/{code}/join",
+                              json={"seat": 3, "name": "p3"}).json()["token"]
+        for s in (1, 3):
+            http.post(f"/api/rooms/{code}/do", json={"type": "ready"},
+                      headers={"X-Room-Token": tokens[s]})
+        assert http.post(f"/api/rooms/{code}/do", json={"type": "start", "seed": 2},
+                         headers={"X-Room-Token": tokens[1]}).status_code == 200
+
+        def via(seat: int) -> list[str]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                data = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+            found: list[str] = json.loads(data[0])["seats"][str(seat)]["via"]
+            return found
+
+        def process(pid: str) -> tuple[int, float]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                row = db.execute("SELECT pid, ended FROM processes WHERE id = ?",
+                                 (pid,)).fetchone()
+            return int(row[0]), float(row[1])
+
+        def person(seat: int, stack: contextlib.ExitStack) -> Any:
+            ws = stack.enter_context(connect(f"{ws_url}/api/rooms/{code}/socket"))
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            while True:
+                f = json.loads(ws.recv(timeout=30))
+                if f.get("type") == "room" and f["seats"][seat - 1]["connected"]:
+                    return ws
+
+        def until(test: Any, timeout: float = 30) -> Json:
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                try:  # a new connection each time: a worker may be dying under it
+                    view: Json = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30).json()
+                except httpx.HTTPError:
+                    continue
+                if test(view["seats"][0]):
+                    return view
+                time.sleep(0.05)
+            raise AssertionError(f"waited in vain: {view['seats'][0]}")
+
+        with contextlib.ExitStack() as sockets:
+            one = person(1, sockets)
+            for _ in range(50):  # seat 3 on the other worker: it drives the room after
+                tries = sockets.enter_context(contextlib.ExitStack())
+                person(3, tries)
+                if via(3) != via(1):
+                    break
+                tries.close()
+            else:
+                raise AssertionError("both sockets on one worker, 50 times")
+            killed = time.time()
+            os.kill(process(via(1)[0])[0], signal.SIGKILL)
+            gone = until(lambda st: not st["connected"])
+            seen = time.time()
+            since = gone["seats"][0]["gone_since"]
+            # Gone from its last beat (every 0.4 s here; a loaded machine may delay one).
+            assert killed - lease / 2 < since <= seen, (since - killed)
+            assert seen - killed < 30, seen - killed
+            until(lambda st: st["auto"])
+            with contextlib.suppress(Exception):
+                one.close()
+        # The person comes back to a live worker: their seat, connected (still 자동).
+        with contextlib.ExitStack() as again:
+            person(1, again)
+            pid = via(1)[0]
+            view = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30,
+                             headers={"X-Room-Token": tokens[1]}).json()
+            assert view["you"] == 1 and view["seats"][0]["connected"] and view["seats"][0]["auto"]
+            # Frozen for longer than half a lease (less than uvicorn's 5 s health check).
+            frozen = time.time()
+            os.kill(process(pid)[0], signal.SIGSTOP)
+            try:
+                until(lambda st: not st["connected"], timeout=lease / 2 + 1.5)
+            finally:
+                os.kill(process(pid)[0], signal.SIGCONT)
+            thawed = time.time()
+            until(lambda st: st["connected"])  # its socket is still open: it marks it again
+            print(f"frozen: shown disconnected after {thawed - frozen:.2f} s at most, "
+                  f"connected again {time.time() - thawed:.2f} s after the thaw")
+            assert pid in via(1)
+            stopped = time.time()
+            os.kill(process(pid)[0], signal.SIGTERM)  # a clean stop
+            until(lambda st: not st["connected"])
+            print(f"killed: shown disconnected after {seen - killed:.2f} s, gone since "
+                  f"{since - killed:+.2f} s; stopped: after {time.time() - stopped:.2f} s")
+            assert time.time() - stopped < lease / 2, time.time() - stopped
+            for _ in range(100):
+                if process(pid)[1] > 0:  # its row says it ended
+                    break
+                time.sleep(0.05)
+            assert process(pid)[1] >= stopped
     finally:
         server.stop()
 
