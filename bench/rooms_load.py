@@ -11,9 +11,20 @@ when following (no AI asked), sent with the room's version. It measures, for
   slowest of the three (the goal: p95 <= 100 ms), and of each;
 - the action's round trip (sent -> answered), p50/p95;
 - errors: refused actions (other than a version moved on meanwhile), sockets closed, timeouts;
-- the server's memory (RSS) before the rooms and with them all playing: per room.
+- the server's memory (RSS) before the rooms and with them all playing: per room, per process;
+- the CPU of every part (each server, PostgreSQL, nginx, itself) and the machine's load average.
+
+One ``guandan serve`` on SQLite by default; ``--servers N --postgres --nginx`` runs N of them on
+one throwaway PostgreSQL cluster (``initdb`` in a temp folder, as ``postgres`` when run as
+root) behind nginx, as docs/serving.md sets them up: the rooms are made through nginx (its
+hash on the room code), and the four people of each room are spread over the processes (seat
+s on process (s - 1) mod N, through nginx: ``?via=K`` picks the upstream), so every action
+reaches half the seats through PostgreSQL's ``NOTIFY``. ``--spread room`` sends the sockets
+the way the documented config does (every socket of a room to the process its code hashes to).
+``--database URL`` instead of ``--postgres`` uses a database already running.
 
     .venv/bin/python bench/rooms_load.py --rooms 100 --seconds 60
+    .venv/bin/python bench/rooms_load.py --rooms 100 --seconds 60 --servers 2 --postgres --nginx
 """
 
 from __future__ import annotations
@@ -21,16 +32,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import glob
 import json
 import os
+import pwd
 import random
 import resource
+import shutil
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +89,11 @@ def pct(xs: list[float], p: float) -> float:
 
 class Stats:
     def __init__(self) -> None:
-        # (code, version) -> when the actor had its answer; when each seat had the version
+        # (code, version) -> when the actor had its answer; (code, seat) -> each version the
+        # seat received, with when, in order (a socket that lags is sent the room as it is
+        # then: it may skip a version, and has it once it has a later one)
         self.answered: dict[tuple[str, int], float] = {}
-        self.seen: dict[tuple[str, int], dict[int, float]] = {}
+        self.seen: dict[tuple[str, int], list[tuple[int, float]]] = {}
         self.actor: dict[tuple[str, int], int] = {}
         self.round_trips: list[float] = []
         self.errors: list[str] = []
@@ -84,10 +102,9 @@ class Stats:
         self.measuring = False
 
 
-async def person(url: str, code: str, token: str, seat: int, stats: Stats, think: float,
-                 stop: asyncio.Event) -> None:
-    async with connect(f"{url.replace('http', 'ws')}/api/rooms/{code}/socket",
-                       max_size=2**22) as ws:
+async def person(socket_url: str, code: str, token: str, seat: int, stats: Stats,
+                 think: float, stop: asyncio.Event) -> None:
+    async with connect(socket_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         view: dict[str, Any] | None = None
         answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -101,7 +118,7 @@ async def person(url: str, code: str, token: str, seat: int, stats: Stats, think
                 f = json.loads(raw)
                 if f.get("type") == "room":
                     view = f
-                    stats.seen.setdefault((code, f["version"]), {})[seat] = now
+                    stats.seen.setdefault((code, seat), []).append((f["version"], now))
                     g = f.get("game")
                     if g and g["my_turn"]:
                         turn.set()
@@ -152,7 +169,8 @@ async def person(url: str, code: str, token: str, seat: int, stats: Stats, think
                         stats.answered[(code, version + 1)] = t1
                         stats.actor[(code, version + 1)] = seat
                 elif out["error"]["code"] == "changed":
-                    stats.changed += 1
+                    if stats.measuring:  # (the seats connecting first change the room too)
+                        stats.changed += 1
                 else:
                     stats.errors.append(f"{code} seat {seat}: {out['error']['code']} "
                                         f"(seen: version {version}, to act {g['to_act']}, "
@@ -161,12 +179,16 @@ async def person(url: str, code: str, token: str, seat: int, stats: Stats, think
             task.cancel()
 
 
-def start_server(port: int, data: Path, args: list[str]) -> subprocess.Popen[bytes]:
+def start_server(port: int, data: Path, args: list[str],
+                 database: str | None) -> subprocess.Popen[bytes]:
+    data.mkdir(parents=True, exist_ok=True)
+    log = data / "serve.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "guandan", "serve", "--port", str(port), "--data-dir", str(data),
          "--ai", "greedy", "--ai-workers", "0", "--allow-seed", "--rooms-per-client", "100000",
-         "--room-joins-per-minute", "100000", "--room-result-wait", "2", *args],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+         "--room-joins-per-minute", "100000", "--room-result-wait", "2",
+         *(["--database", database] if database else []), *args],
+        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
@@ -174,11 +196,172 @@ def start_server(port: int, data: Path, args: list[str]) -> subprocess.Popen[byt
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit("the server did not start: " + log.read_text()[-2000:])
+
+
+# -- a throwaway PostgreSQL cluster and nginx (as tests/web/test_shared_database.py makes them) --
+
+
+def pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    if initdb is None:
+        raise SystemExit("PostgreSQL's initdb was not found (bash scripts/test installs it)")
+    return Path(initdb).resolve().parent
+
+
+@contextlib.contextmanager
+def postgres(tmp: Path) -> Iterator[tuple[str, Path]]:
+    """A cluster of its own on a loopback port: its URL and its data folder (the postmaster's
+    pid is in it). PostgreSQL refuses root: run as ``postgres`` then."""
+    bindir = pg_bin()
+    run: dict[str, Any] = {"check": True, "stdout": subprocess.DEVNULL,
+                           "stderr": subprocess.PIPE, "cwd": str(tmp)}
+    if os.geteuid() == 0:
+        pw = pwd.getpwnam("postgres")
+        run |= {"user": pw.pw_uid, "group": pw.pw_gid,
+                "env": dict(os.environ, HOME=pw.pw_dir, LC_ALL="C.UTF-8")}
+        os.chown(tmp, pw.pw_uid, pw.pw_gid)
+    data, sock = tmp / "data", tmp / "sock"
+    sock.mkdir()
+    if "user" in run:
+        os.chown(sock, run["user"], run["group"])
+    port = free_port()
+    subprocess.run([str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                    "-E", "UTF8", "--no-sync"], **run)
+    subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(tmp / "pg.log"), "-w",
+                    "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 "
+                    "-c max_connections=200", "start"], **run)
+    try:
+        subprocess.run([str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U",
+                        "postgres", "guandan"], **run)
+        yield f"postgresql://postgres@127.0.0.1:{port}/guandan", data
+    finally:
+        subprocess.run([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       **(run | {"check": False}))
+
+
+NGINX_CONF = """
+daemon off;
+worker_processes 1;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log;
+{user}
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    # docs/serving.md's configuration: a room's requests and sockets to the process its code
+    # hashes to ...
+    map $uri $room_code {{
+        "~^/(?:api/rooms|r)/(?<code>[0-9A-Za-z]{{6}})" $code;
+        default "";
+    }}
+    upstream guandan_rooms {{
+        hash $room_code consistent;
+{servers}
+    }}
+    upstream guandan {{
+{servers}
+    }}
+    # ... unless the bench's ``?via=K`` names process K (the people of a room spread out)
+    map $arg_via $room_upstream {{
+        default guandan_rooms;
+{vias}
+    }}
+{picks}
+    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        location /api/rooms/ {{
+            proxy_pass http://$room_upstream;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_next_upstream error timeout;
+            proxy_read_timeout 600s;
+        }}
+        # without it, nginx answers POST /api/rooms (a new room) with a 301 to /api/rooms/
+        location = /api/rooms {{
+            proxy_pass http://guandan;
+            proxy_set_header X-Forwarded-For $remote_addr;
+        }}
+        location / {{
+            proxy_pass http://guandan;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_next_upstream error timeout;
+        }}
+    }}
+}}
+"""
+
+
+@contextlib.contextmanager
+def nginx(tmp: Path, ports: list[int]) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(binary, os.X_OK):
+        raise SystemExit("nginx was not found (bash scripts/test installs Debian's nginx)")
+    port = free_port()
+    servers = "\n".join(f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=30s;"
+                         for p in ports)
+    conf = tmp / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(
+        tmp=tmp, port=port, servers=servers, user="user root;" if os.geteuid() == 0 else "",
+        vias="\n".join(f'        "{k}" pick_{k};' for k in range(len(ports))),
+        picks="\n".join(f"    upstream pick_{k} {{ server 127.0.0.1:{p}; }}"
+                         for k, p in enumerate(ports))))
+    proc = subprocess.Popen([binary, "-c", str(conf), "-p", str(tmp), "-e", str(tmp / "e.log")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(url + "/api/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    err = proc.stderr.read().decode() if proc.stderr else ""
+                    raise SystemExit("nginx did not start: " + err) from None
+                time.sleep(0.1)
+        yield url, proc
+    finally:
+        proc.send_signal(signal.SIGQUIT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU time of a process and its children now alive (PostgreSQL's backends, nginx's
+    worker)."""
+    total = 0.0
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if int(d.name) == root or ppid == root:
+                total += cpu_s(int(d.name))
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 async def make_room(http: httpx.AsyncClient, seed: int) -> tuple[str, dict[int, str]]:
-    r = (await http.post("/api/rooms", json={"name": "p1"})).json()
+    made = await http.post("/api/rooms", json={"name": "p1"})
+    assert made.status_code == 201, f"{made.status_code} {made.text[:300]}"
+    r = made.json()
     code, tokens = r["code"], {1: r["token"]}
     for s in (2, 3, 4):
         tokens[s] = (await http.post(f"/api/rooms/{code}/join",
@@ -193,57 +376,120 @@ async def make_room(http: httpx.AsyncClient, seed: int) -> tuple[str, dict[int, 
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = start_server(port, Path(tmp), args.serve_args.split() if args.serve_args else [])
-        try:
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="rooms-load-")))
+        database, pg_data = args.database, None
+        if args.postgres:  # a folder of its own: PostgreSQL's user must reach it
+            pg_tmp = Path(tempfile.mkdtemp(prefix="rooms-load-pg-"))
+            stack.callback(shutil.rmtree, pg_tmp, True)
+            database, pg_data = stack.enter_context(postgres(pg_tmp))
+        if args.servers > 1 and not database:
+            raise SystemExit("several servers share PostgreSQL: --postgres or --database URL")
+        serve_args = args.serve_args.split() if args.serve_args else []
+        ports = [free_port() for _ in range(args.servers)]
+        procs: list[subprocess.Popen[bytes]] = []
+        stack.callback(stop_all, procs)
+        for k, port in enumerate(ports):
+            procs.append(start_server(port, tmp / f"serve{k}", serve_args, database))
+        url, nginx_proc = f"http://127.0.0.1:{ports[0]}", None
+        if args.nginx:
+            (tmp / "nginx").mkdir()
+            url, nginx_proc = stack.enter_context(nginx(tmp / "nginx", ports))
+
+        def socket_url(code: str, seat: int) -> str:
+            """Seat s's socket: to process (s - 1) mod N (through nginx's ``via`` when there),
+            or, with ``--spread room``, where the room's requests go."""
+            k = (seat - 1) % len(ports)
+            if args.spread == "room":
+                base = url
+            elif nginx_proc is not None:
+                return f"{url.replace('http', 'ws')}/api/rooms/{code}/socket?via={k}"
+            else:
+                base = f"http://127.0.0.1:{ports[k]}"
+            return f"{base.replace('http', 'ws')}/api/rooms/{code}/socket"
+
+        await asyncio.sleep(1)
+        base = [rss_mb(p.pid) for p in procs]
+        stats = Stats()
+        stop = asyncio.Event()
+        async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+            rooms = [await make_room(http, seed) for seed in range(args.rooms)]
+        people = [asyncio.create_task(person(socket_url(code, s), code, tokens[s], s, stats,
+                                             args.think, stop))
+                  for code, tokens in rooms for s in (1, 2, 3, 4)]
+        await asyncio.sleep(args.warmup)
+        sockets = [httpx.get(f"http://127.0.0.1:{port}/api/health").json()["rooms"]["sockets"]
+                   for port in ports]
+        stats.measuring = True
+        others = {"postgres": int((pg_data / "postmaster.pid").read_text().split()[0])
+                  if pg_data else None, "nginx": nginx_proc.pid if nginx_proc else None}
+        cpu0 = [cpu_s(p.pid) for p in procs]
+        other0 = {k: tree_cpu_s(pid) for k, pid in others.items() if pid}
+        own0 = resource.getrusage(resource.RUSAGE_SELF)
+        peak = list(base)
+        loads: list[float] = []
+        t_end = time.time() + args.seconds
+        while time.time() < t_end:
             await asyncio.sleep(1)
-            base = rss_mb(proc.pid)
-            stats = Stats()
-            stop = asyncio.Event()
-            async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-                rooms = [await make_room(http, seed) for seed in range(args.rooms)]
-            people = [asyncio.create_task(person(url, code, tokens[s], s, stats, args.think,
-                                                 stop))
-                      for code, tokens in rooms for s in (1, 2, 3, 4)]
-            await asyncio.sleep(args.warmup)
-            stats.measuring = True
-            cpu0, own0 = cpu_s(proc.pid), resource.getrusage(resource.RUSAGE_SELF)
-            peak = 0.0
-            t_end = time.time() + args.seconds
-            while time.time() < t_end:
-                await asyncio.sleep(1)
-                peak = max(peak, rss_mb(proc.pid))
-                for p in people:
-                    if p.done() and p.exception() is not None:
-                        stats.errors.append(repr(p.exception()))
-                        people.remove(p)
-            stats.measuring = False
-            cpu1, own1 = cpu_s(proc.pid), resource.getrusage(resource.RUSAGE_SELF)
-            load = os.getloadavg()[0]
-            stop.set()
-            await asyncio.sleep(1.5)
-            for p in people:
-                p.cancel()
-            health = httpx.get(url + "/api/health").json()
-        finally:
-            proc.terminate()
-            proc.wait(10)
+            peak = [max(x, rss_mb(p.pid)) for x, p in zip(peak, procs, strict=True)]
+            loads.append(os.getloadavg()[0])
+            for task in list(people):
+                if task.done() and task.exception() is not None:
+                    stats.errors.append(repr(task.exception()))
+                    people.remove(task)
+        stats.measuring = False
+        cpu1 = [cpu_s(p.pid) for p in procs]
+        other1 = {k: tree_cpu_s(pid) for k, pid in others.items() if pid}
+        own1 = resource.getrusage(resource.RUSAGE_SELF)
+        # The people play on a moment: the pushes of the last measured actions arrive before
+        # any socket closes (a closing socket's seat turns "gone": a change of the room).
+        await asyncio.sleep(2)
+        stop.set()
+        await asyncio.sleep(1.5)
+        for task in people:
+            task.cancel()
+        health = [httpx.get(f"http://127.0.0.1:{port}/api/health").json() for port in ports]
+        dead = [k for k, p in enumerate(procs) if p.poll() is not None]
+        if dead:
+            stats.errors.append(f"server processes died: {dead}")
+        stop_all(procs)
+        # What the servers said went wrong (warnings, errors, tracebacks), first lines of each
+        complaints = [[line for line in (tmp / f"serve{k}" / "serve.log").read_text(
+            errors="replace").splitlines() if any(w in line for w in (
+                "WARNING", "ERROR", "Traceback", "Error:", "Exception"))]
+            for k in range(len(procs))]
     slowest: list[float] = []
     each: list[float] = []
-    missing = 0
+    missing = skipped = 0
     for key, t1 in stats.answered.items():
-        seen = stats.seen.get(key, {})
-        others = [s for s in (1, 2, 3, 4) if s != stats.actor[key]]
-        if any(s not in seen for s in others):
+        code, version = key
+        had: dict[int, float] = {}  # when each other seat first had this version or a later
+        for s in (1, 2, 3, 4):
+            if s == stats.actor[key]:
+                continue
+            got = next(((v, t) for v, t in stats.seen.get((code, s), []) if v >= version),
+                       None)
+            if got is not None:
+                had[s] = got[1]
+                skipped += got[0] > version
+        if len(had) < 3:
             missing += 1
             continue
-        lags = [max(0.0, seen[s] - t1) for s in others]
+        lags = [max(0.0, t - t1) for t in had.values()]
         each += lags
         slowest.append(max(lags))
+    n_actions = max(1, len(stats.answered))
+    per_process = [{"rss_mb_before": round(b0, 1), "rss_mb_peak": round(pk, 1),
+                    "rss_mb_per_room": round((pk - b0) / max(1, args.rooms), 2),
+                    "sockets": n, "pushes": h.get("rooms", {}).get("pushed"),
+                    "cpu_cores": round((c1 - c0) / args.seconds, 2),
+                    "cpu_ms_per_action": round((c1 - c0) * 1000 / n_actions, 2)}
+                   for b0, pk, n, h, c0, c1 in zip(base, peak, sockets, health, cpu0, cpu1,
+                                                   strict=True)]
     return {
         "rooms": args.rooms, "sockets": args.rooms * 4, "seconds": args.seconds,
+        "servers": args.servers, "database": "postgresql" if database else "sqlite",
+        "nginx": args.nginx, "spread": args.spread if args.servers > 1 else None,
         "think_s": args.think, "actions_measured": len(stats.answered),
         "actions_per_s": round(len(stats.answered) / args.seconds, 1),
         "to_every_other_seat_ms": {"p50": ms(pct(slowest, 50)), "p95": ms(pct(slowest, 95)),
@@ -252,21 +498,38 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "to_each_other_seat_ms": {"p50": ms(pct(each, 50)), "p95": ms(pct(each, 95))},
         "action_round_trip_ms": {"p50": ms(pct(stats.round_trips, 50)),
                                  "p95": ms(pct(stats.round_trips, 95))},
-        "pushes_missing": missing, "errors": stats.errors[:10], "error_count": len(stats.errors),
+        "pushes_missing": missing, "pushes_skipped_to_a_later_version": skipped,
+        "errors": stats.errors[:10], "error_count": len(stats.errors),
         "version_moved_on": stats.changed,
-        "server_rss_mb": {"before": round(base, 1), "peak": round(peak, 1),
-                          "per_room": round((peak - base) / max(1, args.rooms), 2)},
-        "server_pushes": health.get("rooms", {}).get("pushed"),
-        # The CPU each side used while measuring, in cores, and the machine's load (other
+        "per_process": per_process,
+        "server_log_complaints": [{"count": len(c), "first": c[:5]} for c in complaints],
+        "server_rss_mb_per_room": round(sum((pk - b0) for b0, pk in zip(base, peak,
+                                                                       strict=True))
+                                        / max(1, args.rooms), 2),
+        # The CPU each part used while measuring, in cores, and the machine's load (other
         # work on the machine delays the server: the figures above include its waits).
-        "server_cpu_cores": round((cpu1 - cpu0) / args.seconds, 2),
-        "server_cpu_ms_per_action": round((cpu1 - cpu0) * 1000 / max(1, len(stats.answered)),
-                                          2),
+        "server_cpu_cores": round(sum(c1 - c0 for c0, c1 in zip(cpu0, cpu1, strict=True))
+                                  / args.seconds, 2),
+        "other_cpu_cores": {k: round((other1[k] - other0[k]) / args.seconds, 2)
+                            for k in other0},
         "load_generator_cpu_cores": round((own1.ru_utime + own1.ru_stime - own0.ru_utime
                                            - own0.ru_stime) / args.seconds, 2),
-        "machine_load_average_1min": round(load, 1), "cpus": os.cpu_count(),
+        "machine_load_average_1min": {"min": round(min(loads), 1), "max": round(max(loads), 1),
+                                      "end": round(loads[-1], 1)} if loads else None,
+        "cpus": os.cpu_count(),
         "mean_slowest_ms": ms(statistics.fmean(slowest)) if slowest else None,
     }
+
+
+def stop_all(procs: list[subprocess.Popen[bytes]]) -> None:
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 def main() -> None:
@@ -276,6 +539,13 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=5)
     ap.add_argument("--think", type=float, default=1.5, help="a person's pause before acting")
     ap.add_argument("--serve-args", default="", help="more arguments of guandan serve")
+    ap.add_argument("--servers", type=int, default=1, help="guandan serve processes")
+    ap.add_argument("--postgres", action="store_true",
+                    help="a throwaway PostgreSQL cluster for them (initdb in a temp folder)")
+    ap.add_argument("--database", default=None, help="a PostgreSQL URL already running")
+    ap.add_argument("--nginx", action="store_true", help="nginx in front of the servers")
+    ap.add_argument("--spread", choices=("seat", "room"), default="seat",
+                    help="seat: seat s on process (s-1) mod N; room: as nginx hashes the code")
     ap.add_argument("--out", default=str(ROOT / "bench" / "out" / "rooms_load.json"))
     args = ap.parse_args()
     res = asyncio.run(run(args))

@@ -13,12 +13,14 @@ To add a command, add a row (lazy) or a ``_add_<name>`` function below (built in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import multiprocessing
+import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Any
@@ -42,6 +44,22 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "connect": ("guandan.host.client", "connect_main",
                 "play one seat on a server of that protocol: connect URL --player NAME"),
 }
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Everything written to standard output (file descriptor 1, so a library's own C++ writes
+    too) goes to standard error meanwhile: Ray's driver prints cluster messages (a task retried
+    after its worker was lost) on stdout, where ``--json`` must print only the report."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def _ray_pool(command: str, address: str) -> Any:
@@ -260,24 +278,26 @@ def _arena_main(args: argparse.Namespace) -> int:
         progress = bar.update
     elif not args.no_progress:
         progress = ProgressLines(2 * args.hands, sys.stderr)
-    pool: Executor | None = None
-    if args.ray is not None:
-        pool = _ray_pool("arena", args.ray)
-        if pool is None:
-            return 2
-    out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
-    try:
-        result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
-                           mode=args.mode, max_hands=args.max_hands, progress=progress,
-                           workers=args.workers, samples=args.samples, first=args.first,
-                           pool=pool)
-    finally:
-        if out is not None:
-            out.close()
-        if bar is not None:
-            bar.close()
-        if pool is not None:
-            pool.shutdown()
+    with contextlib.ExitStack() as quiet:
+        pool: Executor | None = None
+        if args.ray is not None:
+            quiet.enter_context(_stdout_to_stderr())
+            pool = _ray_pool("arena", args.ray)
+            if pool is None:
+                return 2
+        out: IO[str] | None = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+        try:
+            result = run_arena(names[0], names[1], args.rules, args.hands, args.seed, out=out,
+                               mode=args.mode, max_hands=args.max_hands, progress=progress,
+                               workers=args.workers, samples=args.samples, first=args.first,
+                               pool=pool)
+        finally:
+            if out is not None:
+                out.close()
+            if bar is not None:
+                bar.close()
+            if pool is not None:
+                pool.shutdown()
     print(json.dumps(result.to_json(), indent=2) if args.json else result.report())
     return 0
 

@@ -89,6 +89,7 @@ def create_app(data_dir: Path | str | None = None, ai: str | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.start()  # its beat, and a look at the rooms of processes that died meanwhile
         yield
         await hub.shutdown()
         await seats.shutdown()

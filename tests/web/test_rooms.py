@@ -5,6 +5,7 @@ a client receives is checked against what its seat may see (``Seen``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections import Counter
@@ -27,7 +28,8 @@ FAST = RoomTimes(grace=0.3, pace=0.01, result_wait=0.2, idle_close=3600, lease=5
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
     app = create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=FAST,
-                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=40))
+                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=1000))
+    # (a spectator's polls below are lookups: the limit has a test of its own)
     with TestClient(app) as c:
         yield c
 
@@ -336,6 +338,50 @@ def test_socket_refusals(client: TestClient) -> None:
         assert e.value.code == 1009
 
 
+def test_codes_are_not_found_by_trying_whatever_the_token(tmp_path: Path) -> None:
+    """Every request or socket that holds no seat of the room counts as a lookup of its code,
+    on every route and with any token (none, forged), before it is told whether the room
+    exists; past the limit all are refused alike. A seated person's own requests and sockets
+    are not lookups: four friends behind one address reload and reconnect freely."""
+    app = create_app(tmp_path / "data", ai="greedy", allow_seed=True, room_times=FAST,
+                     room_limits=RoomLimits(rooms_per_client=3, joins_per_minute=6))
+    forged = {"X-Room-Token": "A" * 32}
+    with TestClient(app) as c:
+        a = new_room(c)
+        code, ta = a["code"], a["token"]
+        for r in (c.get("/api/rooms/ZZZZZZ"), c.get("/api/rooms/ZZZZZZ", headers=forged),
+                  c.post("/api/rooms/ZZZZZZ/do", json={"type": "ready"}, headers=forged),
+                  c.get("/api/rooms/ZZZZZZ/records"), c.get("/api/rooms/ZZZZZZ/replay/1")):
+            refused(r, 404, "room_not_found")
+        with c.websocket_connect("/api/rooms/ZZZZZZ/socket") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": "A" * 32}))
+            with pytest.raises(WebSocketDisconnect) as e:
+                ws.receive_text()
+            assert e.value.code == 4004
+        # Six lookups made: the seventh is refused, for a code that exists as for one that
+        # does not, on every route.
+        for target in (code, "ZZZZZZ"):
+            refused(c.get(f"/api/rooms/{target}"), 429, "too_many_joins")
+            refused(c.get(f"/api/rooms/{target}", headers=forged), 429, "too_many_joins")
+            refused(c.post(f"/api/rooms/{target}/do", json={"type": "ready"}, headers=forged),
+                    429, "too_many_joins")
+            refused(c.get(f"/api/rooms/{target}/records"), 429, "too_many_joins")
+            refused(c.post(f"/api/rooms/{target}/join", json={"seat": 2, "name": "x"}), 429,
+                    "too_many_joins")
+            with c.websocket_connect(f"/api/rooms/{target}/socket") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": "A" * 32}))
+                with pytest.raises(WebSocketDisconnect) as e:
+                    ws.receive_text()
+                assert e.value.code == 1008
+        # The maker, from the same address, is no lookup: reads, reconnects and acts.
+        for _ in range(8):
+            r = c.get(f"/api/rooms/{code}", headers={"X-Room-Token": ta})
+            assert r.status_code == 200 and r.json()["you"] == 1
+            with c.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+                assert hello(ws, ta)["you"] == 1
+        assert do(c, code, ta, type="ready").status_code == 200
+
+
 def test_timer_grace_auto_and_take_back(client: TestClient) -> None:
     """A turn timer that runs out three times puts the seat on 자동 (the AI plays it); a
     person whose socket closes is 자동 after the grace period; one press takes it back."""
@@ -499,6 +545,212 @@ def test_rooms_with_several_processes_on_sqlite(make_server: Any, tmp_path: Path
         for t in threads:
             t.join()
         assert all(seen[s] >= final["version"] for s in (1, 2, 3)), (seen, final["version"])
+    finally:
+        server.stop()
+
+
+def test_a_server_killed_and_started_again_frees_its_seats(make_server: Any,
+                                                           tmp_path: Path) -> None:
+    """One process on SQLite, killed (-9) while a person is connected, started again on the
+    same folder: nobody comes back, yet the new process (a new id) counts the old one dead and
+    looks at its rooms by itself: the seat is disconnected from about the kill, and the room,
+    empty, closes after its idle time."""
+    import httpx
+    from websockets.sync.client import connect
+
+    server = make_server(tmp_path / "data", args=(
+        "--room-lease", "2", "--room-idle-close", "6", "--room-joins-per-minute", "100000"))
+    server.start()
+    try:
+        made = httpx.post(server.url + "/api/rooms", json={"name": "p1"}, timeout=30).json()
+        code = made["code"]
+        with connect(f"{server.url.replace('http', 'ws')}/api/rooms/{code}/socket") as ws:
+            ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+            while not json.loads(ws.recv(timeout=30)).get("seats", [{}])[0].get("connected"):
+                pass
+            killed = time.time()
+            server.proc.kill()
+            server.proc.wait()
+        server.proc = None
+        server.start()
+        deadline = time.time() + 30
+        while True:
+            assert time.time() < deadline, "the seat stayed connected"
+            r = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30)
+            if r.status_code == 200 and not r.json()["seats"][0]["connected"]:
+                since = r.json()["seats"][0]["gone_since"]
+                assert killed - 1.5 < since <= time.time()
+                break
+            assert r.status_code == 200, r.text  # not closed before it was seen gone
+            time.sleep(0.1)
+        while httpx.get(f"{server.url}/api/rooms/{code}", timeout=30).status_code == 200:
+            assert time.time() < deadline, "the empty room stayed open"
+            time.sleep(0.1)
+    finally:
+        server.stop()
+
+
+def test_processes_alive_slow_stopped_silent_and_unknown(tmp_path: Path) -> None:
+    """``processes``: a live process is alive, even while its interpreter is busy (it beats
+    from a thread: a slow process does not flap); one that stopped is gone from its end, one
+    silent past ``stale`` from its last beat, an id without a row once a reading newer than
+    the question lacks it."""
+    from guandan.web.rooms.processes import Processes
+    from guandan.web.store.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path)  # the schema
+    silent, unknown = "c" * 32, "d" * 32
+    with store.transaction(write=True) as tx:
+        tx.execute("INSERT INTO processes VALUES (?, 'h', 1, 0, ?, 0)", (silent, time.time() - 9))
+    deaths: list[set[str]] = []
+    a = Processes("a" * 32, beat=0.05, stale=0.5, sqlite=str(store.path), on_death=deaths.append)
+    b = Processes("b" * 32, beat=0.05, stale=0.5, sqlite=str(store.path))
+    asked = time.time()
+    a.start()
+    b.start()
+    try:
+        a.registered.result(10)
+        b.registered.result(10)
+        deadline = time.time() + 10
+        while a.alive(b.me) is not True:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        gone = a.gone([b.me, silent, unknown], asked)
+        assert set(gone) == {silent, unknown} and gone[silent] < time.time() - 8
+        assert a.gone([unknown], time.time() + 1) == {}  # no reading after the question yet
+        busy = time.time() + 1.0  # two stale periods of a busy interpreter
+        n = 0
+        while time.time() < busy:
+            n += 1
+        assert a.alive(b.me) and all(b.me not in d for d in deaths)
+        stopped = time.time()
+        b.stop()
+        while a.alive(b.me) is not False:
+            assert time.time() < deadline
+            time.sleep(0.02)
+        assert a.gone([b.me], asked)[b.me] >= stopped and any(b.me in d for d in deaths)
+    finally:
+        a.stop()
+        b.stop()
+        store.close()
+
+
+def test_a_seat_whose_process_dies_on_sqlite(make_server: Any, tmp_path: Path) -> None:
+    """``--processes 2`` on one SQLite file, seats 1 and 3 on different workers. Seat 1's
+    worker is killed (-9): its beat stops, and after half a lease of silence the other worker
+    counts it dead: seat 1 is disconnected from about the kill, then 자동 after the grace
+    period. Its person comes back to a live worker. That worker, frozen (SIGSTOP) past half a
+    lease, is counted dead too; thawed, it marks the seat again. Stopped cleanly (SIGTERM), it
+    unmarks the seat as it stops, long before its silence would tell."""
+    import os
+    import signal
+    import sqlite3
+
+    import httpx
+    from websockets.sync.client import connect
+
+    lease = 4.0  # dead after 2 s of silence
+    server = make_server(tmp_path / "data", args=(
+        "--processes", "2", "--room-lease", str(lease), "--room-grace", "1",
+        "--room-pace", "0.02", "--room-joins-per-minute", "100000"))
+    server.start()
+    path = tmp_path / "data" / "games.sqlite3"
+    ws_url = server.url.replace("http", "ws")
+    try:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        made = http.post("/api/rooms", json={"name": "p1"}).json()
+        code, tokens = made["code"], {1: made["token"]}
+        tokens[3] = http.post(f"/api/rooms/{code}/join",
+                              json={"seat": 3, "name": "p3"}).json()["token"]
+        for s in (1, 3):
+            http.post(f"/api/rooms/{code}/do", json={"type": "ready"},
+                      headers={"X-Room-Token": tokens[s]})
+        assert http.post(f"/api/rooms/{code}/do", json={"type": "start", "seed": 2},
+                         headers={"X-Room-Token": tokens[1]}).status_code == 200
+
+        def via(seat: int) -> list[str]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                data = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+            found: list[str] = json.loads(data[0])["seats"][str(seat)]["via"]
+            return found
+
+        def process(pid: str) -> tuple[int, float]:
+            with contextlib.closing(sqlite3.connect(path)) as db:
+                row = db.execute("SELECT pid, ended FROM processes WHERE id = ?",
+                                 (pid,)).fetchone()
+            return int(row[0]), float(row[1])
+
+        def person(seat: int, stack: contextlib.ExitStack) -> Any:
+            ws = stack.enter_context(connect(f"{ws_url}/api/rooms/{code}/socket"))
+            ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            while True:
+                f = json.loads(ws.recv(timeout=30))
+                if f.get("type") == "room" and f["seats"][seat - 1]["connected"]:
+                    return ws
+
+        def until(test: Any, timeout: float = 30) -> Json:
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                try:  # a new connection each time: a worker may be dying under it
+                    view: Json = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30).json()
+                except httpx.HTTPError:
+                    continue
+                if test(view["seats"][0]):
+                    return view
+                time.sleep(0.05)
+            raise AssertionError(f"waited in vain: {view['seats'][0]}")
+
+        with contextlib.ExitStack() as sockets:
+            one = person(1, sockets)
+            for _ in range(50):  # seat 3 on the other worker: it drives the room after
+                tries = sockets.enter_context(contextlib.ExitStack())
+                person(3, tries)
+                if via(3) != via(1):
+                    break
+                tries.close()
+            else:
+                raise AssertionError("both sockets on one worker, 50 times")
+            killed = time.time()
+            os.kill(process(via(1)[0])[0], signal.SIGKILL)
+            gone = until(lambda st: not st["connected"])
+            seen = time.time()
+            since = gone["seats"][0]["gone_since"]
+            # Gone from its last beat (every 0.4 s here; a loaded machine may delay one).
+            assert killed - lease / 2 < since <= seen, (since - killed)
+            assert seen - killed < 30, seen - killed
+            until(lambda st: st["auto"])
+            with contextlib.suppress(Exception):
+                one.close()
+        # The person comes back to a live worker: their seat, connected (still 자동).
+        with contextlib.ExitStack() as again:
+            person(1, again)
+            pid = via(1)[0]
+            view = httpx.get(f"{server.url}/api/rooms/{code}", timeout=30,
+                             headers={"X-Room-Token": tokens[1]}).json()
+            assert view["you"] == 1 and view["seats"][0]["connected"] and view["seats"][0]["auto"]
+            # Frozen for longer than half a lease (less than uvicorn's 5 s health check).
+            frozen = time.time()
+            os.kill(process(pid)[0], signal.SIGSTOP)
+            try:
+                until(lambda st: not st["connected"], timeout=lease / 2 + 1.5)
+            finally:
+                os.kill(process(pid)[0], signal.SIGCONT)
+            thawed = time.time()
+            until(lambda st: st["connected"])  # its socket is still open: it marks it again
+            print(f"frozen: shown disconnected after {thawed - frozen:.2f} s at most, "
+                  f"connected again {time.time() - thawed:.2f} s after the thaw")
+            assert pid in via(1)
+            stopped = time.time()
+            os.kill(process(pid)[0], signal.SIGTERM)  # a clean stop
+            until(lambda st: not st["connected"])
+            print(f"killed: shown disconnected after {seen - killed:.2f} s, gone since "
+                  f"{since - killed:+.2f} s; stopped: after {time.time() - stopped:.2f} s")
+            assert time.time() - stopped < lease / 2, time.time() - stopped
+            for _ in range(100):
+                if process(pid)[1] > 0:  # its row says it ended
+                    break
+                time.sleep(0.05)
+            assert process(pid)[1] >= stopped
     finally:
         server.stop()
 
@@ -668,3 +920,36 @@ def test_a_socket_follows_its_person_not_the_seat_number(client: TestClient) -> 
                 ws.receive_text()
         assert e.value.code == 4001
     refused(do(client, code, tb, type="ready"), 403, "bad_token")
+
+
+def test_a_process_hears_other_processes_changes_on_one_listening_connection(
+        postgres: str, tmp_path: Path) -> None:
+    """Two servers on one PostgreSQL (two apps here): a change made through one is pushed on
+    the other's socket (``NOTIFY``); the listening connection stays the same one. It used to
+    be closed and opened again every second, and a NOTIFY sent in between was lost: under
+    load a seat on the other process missed a turn's push and the room stood still."""
+    import psycopg
+
+    apps = [create_app(tmp_path / f"data{k}", ai="greedy", database=postgres, room_times=FAST)
+            for k in (1, 2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        a = new_room(one)
+        code, ta = a["code"], a["token"]
+        with one.websocket_connect(f"/api/rooms/{code}/socket") as ws:
+            first = hello(ws, ta)
+
+            def listeners() -> set[int]:
+                with psycopg.connect(postgres, autocommit=True) as db:
+                    return {int(r[0]) for r in db.execute(
+                        "SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN guandan_rooms'")}
+
+            tb = join(two, code, 3, "영희")["token"]
+            assert do(two, code, tb, type="ready").status_code == 200
+            frame: Json = first
+            while frame["version"] < first["version"] + 2:  # the join, then the ready
+                frame = json.loads(ws.receive_text())
+            assert frame["seats"][2]["name"] == "영희" and frame["seats"][2]["ready"]
+            before = listeners()
+            assert len(before) == 2  # one each
+            time.sleep(1.5)  # the old listener had closed and opened its connection by now
+            assert listeners() == before

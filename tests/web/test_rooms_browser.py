@@ -2,7 +2,9 @@
 1366×768 and the partner at 360×740 play whole hands against two AIs through the page, and the
 next hand's tribute (seed 3: a double tribute, both people return a card); the partner closes
 the tab mid-hand and comes back to the same seat and the same cards; a spectator watches; a
-forged token gets no seat; a turn timer runs out (자동 shown), then the seat is taken back.
+forged token gets no seat; a turn timer runs out (자동 shown), then the seat is taken back;
+four people (two at each size) take the four seats and play a whole hand, its result and the
+next hand's tribute, no AI seat.
 
 Every HTTP body and socket frame each context receives is recorded and checked (``Frames``):
 a seat receives no card it could not have seen (its own, the plays, the gifts, the returns it
@@ -27,8 +29,10 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 SEED = 3
 CARD = re.compile(r"^(?:[SHDC][2-9TJQKA]|BJ|LJ)$")
-FAST_ROOMS = ("--room-pace", "0.03", "--room-result-wait", "0.6", "--room-grace", "1.5",
-              "--room-timer-scale", "0.05")
+# Every context comes from 127.0.0.1: the tests' dozen people taking seats within a minute
+# would pass the 20 lookups a client address may make (a limit tested in test_rooms.py).
+FAST_ROOMS = ("--room-pace", "0.03", "--room-result-wait", "1.2", "--room-grace", "1.5",
+              "--room-timer-scale", "0.05", "--room-joins-per-minute", "200")
 
 
 @pytest.fixture(scope="module")
@@ -150,12 +154,14 @@ def my_token(page: Any, code: str) -> str:
 
 def act_if_my_turn(page: Any) -> bool:
     """If it is this page's turn: 추천, then 내기 / 패스 / 반환 as the hint says."""
-    g = page.evaluate("window.__guandan.game")
-    if not g or not g["my_turn"] or page.evaluate("window.__guandan.busy"):
-        return False
-    version = page.evaluate("window.__guandan.room.view.version")
-    if not page.is_enabled("#btn-hint"):
-        return False  # drawn a moment later
+    # One look at the page (not the whole game: its history grows with every play).
+    g = page.evaluate("() => { const S = window.__guandan, g = S.game;"
+                      " return g && !S.busy && g.my_turn && !document.querySelector("
+                      "'#btn-hint').disabled ? {phase: g.phase, version: S.room.view.version}"
+                      " : null; }")
+    if not g:
+        return False  # not its turn, busy, or the buttons drawn a moment later
+    version = g["version"]
     page.click("#btn-hint", timeout=3000)
     try:
         page.wait_for_selector("#message.hint", timeout=3000)
@@ -166,7 +172,12 @@ def act_if_my_turn(page: Any) -> bool:
     elif page.evaluate("window.__guandan.selected.size") == 0:
         page.click("#btn-pass")
     else:
-        page.wait_for_timeout(100)  # the readings of the selection
+        if page.evaluate("window.__guandan.selected.size") >= 2:
+            try:  # the readings of the selection (which play two or more cards make)
+                page.wait_for_function("() => window.__guandan.readings !== null",
+                                       timeout=3000)
+            except Exception:
+                return False
         page.click("#btn-play")
     try:  # the action's change arrives (or, the turn having moved on, a refusal shows)
         page.wait_for_function(f"() => window.__guandan.room.view.version > {version}"
@@ -333,3 +344,96 @@ def test_a_room_code_that_does_not_exist(page: Any, rooms_server: Server) -> Non
     page.goto(rooms_server.url + "/r/ZZZZZZ")
     page.wait_for_selector("#room-note.error")
     assert "그런 방이 없습니다" in page.text_content("#room-note")
+
+
+# Every time #result is shown on a page, its title: the result stays up --room-result-wait
+# (1.2 s here), so the page notes it rather than the test racing it.
+SEEN_RESULTS = """
+window.__results_seen = [];
+new MutationObserver(() => {
+  const r = document.querySelector('#result');
+  const title = document.querySelector('#result-title');
+  if (r && !r.hidden && title && title.textContent
+      && window.__results_seen[window.__results_seen.length - 1] !== title.textContent)
+    window.__results_seen.push(title.textContent);
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      attributeFilter: ['hidden']});
+"""
+
+
+def test_four_people_play_a_hand_and_the_tribute(browser: Any, rooms_server: Server) -> None:
+    """Four people, two at 1366×768 and two at 360×740, take the four seats (no AI seat),
+    get ready, the maker starts; they play hand 1 by clicking (추천, then 내기 or 패스), see its
+    result, and the two who receive the tribute return a card on hand 2, each from their own
+    seat at the bottom of their own page."""
+    server = rooms_server
+    sizes = {1: (1366, 768), 2: (360, 740), 3: (360, 740), 4: (1366, 768)}
+    names = {1: "민수", 2: "철수", 3: "영희", 4: "수진"}
+    ctx = {s: new_context(browser, *sizes[s]) for s in (1, 2, 3, 4)}
+    pages = {s: c.new_page() for s, c in ctx.items()}
+    frames = {s: Frames(p, f"seat {s}") for s, p in pages.items()}
+    errors: list[str] = []
+    for p in pages.values():
+        p.set_default_timeout(20000)
+        p.add_init_script(SEEN_RESULTS)
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        code = make_room(pages[1], server, names[1])
+        for s in (2, 3, 4):
+            sit(pages[s], server, code, s, names[s])
+        for s in (1, 2, 3, 4):
+            pages[s].click("#btn-room-ready")
+        # Everyone sees four people ready, and no seat is left to the AI.
+        for p in pages.values():
+            p.wait_for_function("() => { const v = window.__guandan.room.view;"
+                                " return v.seats.every(s => s.name && s.ready); }")
+        assert not any(st["ai"] for st in pages[1].evaluate("window.__guandan.room.view.seats"))
+        assert pages[1].locator(".room-seat.empty").count() == 0
+        r = room_api(server, "POST", f"/api/rooms/{code}/do", my_token(pages[1], code),
+                     json={"type": "start", "seed": SEED})
+        assert r.status_code == 200, r.text
+        for s, p in pages.items():
+            p.wait_for_selector("section[data-view=game]:not([hidden]) #hand .card")
+            assert p.evaluate("window.__guandan.room.view.you") == s
+            # Its own cards at the bottom, its partner opposite, the others at the sides.
+            assert p.locator("#hand .card").count() == 27
+            assert Counter(p.evaluate("window.__guandan.game.hand")) == Counter(
+                c.notation for c in dealt_hands(SEED, 1, 1)[s])
+            assert p.text_content("#seat-3 .seat-name") == names[(s + 1) % 4 + 1]
+            assert p.text_content("#seat-2 .seat-name") == names[s % 4 + 1]
+        for _ in range(2000):
+            g = pages[1].evaluate("() => { const g = window.__guandan.game; return {hand_number:"
+                                  " g.hand_number, phase: g.phase, result: !!g.result,"
+                                  " to_act: g.to_act}; }")
+            if g["hand_number"] == 2 and g["phase"] == "play" and not g["result"]:
+                break
+            # The seat to act (seat 1's page shows the server's seat numbers) first.
+            order = sorted(pages, key=lambda s: s != g["to_act"])
+            if not any(act_if_my_turn(pages[s]) for s in order):
+                pages[1].wait_for_timeout(20)
+        else:
+            raise AssertionError("the hands did not go on")
+        for s, p in pages.items():
+            # Hand 1's result was on every screen; hand 2 is played from each seat's cards.
+            assert p.evaluate("window.__results_seen")[:1] == ["1번째 판 결과"], s
+            p.wait_for_function("() => window.__guandan.game.hand_number === 2")
+            g = p.evaluate("window.__guandan.game")
+            assert p.locator("#hand .card").count() == len(g["hand"]) > 0
+            assert not any(x["kind"] == "auto" for x in g["history"])
+        history = pages[1].evaluate("window.__guandan.room.view.game.history")
+        gifts = [e for e in history if e["kind"] == "gift"]
+        returns = [e for e in history if e["kind"] == "return"]
+        assert gifts and len(returns) == len(gifts), history
+        # Each return was made by a person on their own page: the seat that received a gift.
+        assert {e["seat"] for e in returns} == {e["to"] for e in gifts}
+        assert not any(v["seats"][i]["auto"] for f in frames.values() for v in f.views
+                       for i in range(4))
+        for s in (1, 2):
+            shot(pages[s], f"four-hand2-{sizes[s][0]}")
+    finally:
+        for c in ctx.values():
+            c.close()
+    assert not errors, errors
+    for f in frames.values():
+        assert not f.problems, f.problems[:3]
+        assert len(f.views) > 50

@@ -548,3 +548,109 @@ def test_a_rooms_program_on_one_server_its_people_on_the_other(postgres: str, tm
     finally:
         a.stop()
         b.stop()
+
+
+def seat_of(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    found: dict[str, Any] = view["seats"][seat - 1]
+    return found
+
+
+def room_frames(ws: Any, until: Any, timeout: float = 30) -> dict[str, Any]:
+    """The room's frames on a socket until one passes ``until``; that view."""
+    deadline = time.time() + timeout
+    while True:
+        f = json.loads(ws.recv(timeout=max(0.1, deadline - time.time())))
+        if f.get("type") == "room" and until(f):
+            return dict(f)
+
+
+def test_a_seat_whose_process_dies_is_disconnected_then_played_by_the_ai(
+        postgres: str, tmp_path: Path) -> None:
+    """A person's socket is on the process that drives the room, a spectator's on the other:
+    the first is killed. The spectator sees the seat disconnected within a moment, gone from
+    about the kill; after the grace period the AI plays it (자동) from the other process, which
+    took the room over; the person comes back through it, has the seat, takes it back."""
+    import psycopg
+    from websockets.sync.client import connect
+
+    # A database of its own: the rooms the other tests left (their processes dead) would be
+    # looked at, and played on, by these processes.
+    with psycopg.connect(postgres, autocommit=True) as admin:
+        admin.execute("CREATE DATABASE guandan_presence")
+    postgres = postgres.rsplit("/", 1)[0] + "/guandan_presence"
+    # Beats every 0.3 s; silent for 1.5 s is dead (the lock tells before, on a kill).
+    args = ("--room-lease", "3", "--room-pace", "0.05", "--room-grace", "1.5")
+    a = Serve(postgres, tmp_path / "pa", args)
+    b = Serve(postgres, tmp_path / "pb", args)
+    try:
+        with nginx(a.port, b.port) as url:
+            made = httpx.post(url + "/api/rooms", json={"name": "p1"}, timeout=30).json()
+            code, token = made["code"], made["token"]
+            do = f"{url}/api/rooms/{code}/do"
+            head = {"X-Room-Token": token}
+            assert httpx.post(do, json={"type": "ready"}, headers=head,
+                              timeout=30).status_code == 200
+            assert httpx.post(do, json={"type": "start", "seed": 7}, headers=head,
+                              timeout=30).status_code == 200
+            with psycopg.connect(postgres, autocommit=True) as db:
+                owner = ""
+                for _ in range(200):  # the room's driver: whichever claimed it first
+                    row = db.execute("SELECT owner FROM rooms WHERE code = %s",
+                                     (code,)).fetchone()
+                    if row is not None and row[0]:
+                        owner = row[0]
+                        break
+                    time.sleep(0.05)
+                ids = {httpx.get(p.url + "/api/health").json()["rooms"]["owner"]: p
+                       for p in (a, b)}
+                dead, alive = ids[owner], next(p for p in (a, b) if p is not ids[owner])
+                ws_of = {p: p.url.replace("http://", "ws://") + f"/api/rooms/{code}/socket"
+                         for p in (a, b)}
+                with connect(ws_of[dead]) as person, connect(ws_of[alive]) as spectator:
+                    person.send(json.dumps({"type": "hello", "token": token}))
+                    spectator.send(json.dumps({"type": "hello"}))
+                    room_frames(spectator, lambda v: seat_of(v, 1)["connected"])
+                    data = db.execute("SELECT data, version FROM rooms WHERE code = %s",
+                                      (code,)).fetchone()
+                    assert data is not None  # seat 1 is connected through the process
+                    assert json.loads(bytes(data[0]))["seats"]["1"]["via"] == [owner]
+                    killed = time.time()
+                    dead.proc.kill()
+                    assert dead.proc.wait(5) == -signal.SIGKILL
+                    gone = room_frames(spectator, lambda v: v["version"] > data[1] and
+                                       not seat_of(v, 1)["connected"])
+                    seen = time.time()
+                    # PostgreSQL freed the dead session's lock at once: seen within a beat
+                    # (0.3 s here), a commit and a push; the bound allows for a loaded machine.
+                    since = seat_of(gone, 1)["gone_since"]
+                    assert seen - killed < 10, (seen - killed, gone["seats"])
+                    assert killed - 3 < since <= seen, (since - killed, gone["seats"])
+                    assert not seat_of(gone, 1)["auto"], gone["seats"]
+                    print(f"seat 1 shown disconnected {seen - killed:.2f} s after the kill, "
+                          f"gone since {since - killed:+.2f} s")
+                    auto = room_frames(spectator, lambda v: seat_of(v, 1)["auto"])
+                    assert auto["now"] >= since + 1.5  # the grace period, from the death
+                    # The AI plays the seat: an action of seat 1 after 자동.
+                    acted = room_frames(spectator, lambda v: any(
+                        e["seat"] == 1 and e["kind"] in ("play", "pass")
+                        for e in v["game"]["history"]) and v["version"] > auto["version"])
+                    assert acted["game"]["hand_number"] >= 1
+                    row = db.execute("SELECT owner FROM rooms WHERE code = %s",
+                                     (code,)).fetchone()
+                    assert row is not None and row[0] == alive_id(alive)
+                    # The person comes back through the live process: the seat is theirs,
+                    # connected, still 자동 until they take it back.
+                    with connect(ws_of[alive]) as back:
+                        back.send(json.dumps({"type": "hello", "token": token}))
+                        mine = room_frames(back, lambda v: seat_of(v, 1)["connected"])
+                        assert mine["you"] == 1 and seat_of(mine, 1)["auto"]
+                        back.send(json.dumps({"type": "takeback", "id": 1}))
+                        room_frames(back, lambda v: not seat_of(v, 1)["auto"])
+    finally:
+        a.stop()
+        b.stop()
+
+
+def alive_id(p: Serve) -> str:
+    found: str = httpx.get(p.url + "/api/health").json()["rooms"]["owner"]
+    return found

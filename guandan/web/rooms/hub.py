@@ -10,6 +10,13 @@ this process owns (the AI's turns, the turn timer, the grace period, closing emp
 - A room is driven by one process at a time: the owner of its row's lease (``RoomStore.claim``),
   renewed while it lives; when it dies, another process with an interest in the room (a
   socket, a request) takes it over once the lease has run out, from the room as committed.
+- A seat is connected through the processes holding its person's sockets (``Seat.via``). Each
+  process beats in the database (``processes``); a process seen dead (killed: at once on
+  PostgreSQL, after ``lease / 2`` s of silence on SQLite) has its ids taken out of the seats
+  by any process driving the room, the seats left without one disconnected from when it
+  died, so that the grace period runs. A process marks its seats again whenever the room says
+  otherwise than its sockets (a process wrongly thought dead, a lost mark), and unmarks them
+  when it stops.
 """
 
 from __future__ import annotations
@@ -35,10 +42,12 @@ from guandan.web.errors import Refusal
 from guandan.web.models import HintOut
 from guandan.web.outside import Outside, Snapshot
 from guandan.web.rooms import actions
-from guandan.web.rooms.room import Room, valid_code
+from guandan.web.rooms.processes import Processes
+from guandan.web.rooms.room import Room, Seat, valid_code
 from guandan.web.rooms.seat_view import room_view
 from guandan.web.rooms.store import RoomNotFound, RoomStore
 from guandan.web.store import Changed, Game, SaveFailed, difficulty_player
+from guandan.web.store.sqlite import SqliteStore
 
 log = logging.getLogger("guandan.web")
 T = TypeVar("T")
@@ -56,7 +65,8 @@ class RoomTimes:
     pace: float = 0.9  # an AI seat's action follows the last one after this long
     result_wait: float = 20.0  # a hand's result is shown this long, unless someone goes on
     idle_close: float = 1800.0  # a room with nobody connected is closed after this long
-    lease: float = 10.0  # a process drives a room for this long without renewing
+    lease: float = 10.0  # a process drives a room for this long without renewing;
+    # it beats every lease / 10 s, and is dead after lease / 2 s without a beat (``processes``)
     timer_scale: float = 1.0  # the turn timer's second, in seconds (tests: a fraction)
 
 
@@ -135,7 +145,15 @@ class RoomHub:
         self._in_db = 0
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
+        self._syncing: set[tuple[str, str]] = set()
         self.pushed = 0  # pushes sent (health)
+        db = store.db
+        lease = self.times.lease
+        self.processes = Processes(
+            self.owner, beat=max(0.05, lease / 10), stale=lease / 2, on_death=self._deaths,
+            sqlite=str(db.path) if isinstance(db, SqliteStore) else None,
+            postgres=database if not isinstance(db, SqliteStore) else None) \
+            if isinstance(db, SqliteStore) or database else None
 
     def stats(self) -> dict[str, object]:
         return {"owner": self.owner, "sockets": sum(len(v) for v in self.links.values()),
@@ -334,9 +352,12 @@ class RoomHub:
 
     # -- a socket's life ---------------------------------------------------------------------
 
-    async def serve_socket(self, ws: WebSocket, code: str) -> None:
+    async def serve_socket(self, ws: WebSocket, code: str,
+                           lookup: Callable[[], bool] | None = None) -> None:
         """A room's socket: the first message names the seat (its token) or asks to watch;
-        then pushes out, actions in."""
+        then pushes out, actions in. A hello that holds no seat of the room is a lookup of
+        its code: ``lookup()`` (the client's limit) is asked first, and False closes the
+        socket (1008) without saying whether the room exists."""
         self._ensure_loop()
         await ws.accept()
         try:
@@ -347,15 +368,21 @@ class RoomHub:
             return
         try:
             hello = self._message(first)
-            room = await self.read(code)
+            found: Room | None = await self.read(code)
         except RoomNotFound:
-            await ws.close(code=4004, reason="no such room")
-            return
+            found = None
         except Refusal as r:
             await ws.close(code=1008, reason=r.code)
             return
         token = hello.get("token")
-        seat = room.seat_of(token) if isinstance(token, str) else None
+        seat = found.seat_of(token) if found is not None and isinstance(token, str) else None
+        if seat is None and lookup is not None and not lookup():
+            await ws.close(code=1008, reason="too many lookups")
+            return
+        if found is None:
+            await ws.close(code=4004, reason="no such room")
+            return
+        room = found
         if token and seat is None:
             await ws.send_text(json.dumps({"type": "error", "error": {
                 "code": "bad_token", "message": "this token holds no seat of this room"}}))
@@ -370,7 +397,7 @@ class RoomHub:
         self.links[code].add(link)
         try:
             if seat is not None:
-                await self._connected(code, seat, True)
+                await self._connected(code, link.token)
             room = await self.read(code)
             await self.send_room(link, room)
             self.drive(code)
@@ -389,13 +416,9 @@ class RoomHub:
             self.links[code].discard(link)
             if not self.links[code]:
                 del self.links[code]
-            seat = link.seat
-            if seat is not None and not any(x.seat == seat for x in self.links.get(code, ())):
+            if link.seat is not None:
                 # A task of its own: the socket's handler may be being cancelled.
-                task = asyncio.get_running_loop().create_task(
-                    self._connected(code, seat, False))
-                self._pending.add(task)
-                task.add_done_callback(self._pending.discard)
+                self._sync_soon(code, link.token)
 
     def _count(self, link: Link) -> bool:
         now = time.monotonic()
@@ -433,26 +456,112 @@ class RoomHub:
         except RoomNotFound:
             await self._close(link, 4004, "no such room")
 
-    async def _connected(self, code: str, seat: int, on: bool) -> None:
+    # -- who is connected, through which process --------------------------------------------
+
+    def _here(self, code: str, token: str) -> bool:
+        """Whether a socket of the person of ``token`` is open in this process."""
+        return any(link.token == token for link in self.links.get(code, ()))
+
+    async def _connected(self, code: str, token: str) -> None:
+        """Mark the person of ``token`` connected through this process if a socket of theirs
+        is open here, else not: what the sockets here say when it commits (so it may be
+        called again at any time; a mark already right commits nothing)."""
+        if self.processes is not None:  # our row first: nobody may count us gone unseen
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.wrap_future(self.processes.registered), 5)
+
         def mark(room: Room) -> None:
-            st = room.seats[seat]
-            if not st.taken:
-                return
-            st.connected = on
-            st.gone_since = None if on else time.time()
-            if any(s.connected for s in room.seats.values()):
-                room.empty_since = None
-            elif room.empty_since is None:
-                room.empty_since = time.time()
+            st = next((st for st in room.seats.values() if st.taken and st.token == token),
+                      None)
+            if st is not None:
+                _present(st, self.owner, self._here(code, token), time.time())
+                _empty_since(room, time.time())
 
         for _ in range(5):
             try:
+                room = await self.read(code)
+                st = next((st for st in room.seats.values() if st.taken and st.token == token),
+                          None)
+                if st is None or (self.owner in st.via) == self._here(code, token):
+                    return
                 await self.change(code, mark)
                 return
             except Changed:
                 continue
             except (RoomNotFound, SaveFailed):
                 return
+
+    def _sync_soon(self, code: str, token: str) -> None:
+        """``_connected`` in a task of its own (once at a time per person)."""
+        if (code, token) in self._syncing:
+            return
+        self._syncing.add((code, token))
+
+        async def run() -> None:
+            try:
+                await self._connected(code, token)
+            finally:
+                self._syncing.discard((code, token))
+        task = asyncio.get_running_loop().create_task(run())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _presence(self, room: Room, asked: float) -> bool:
+        """The room's seats against the living processes (``asked``: when it was read): the
+        ids of dead processes taken out, a seat left with none disconnected from when its
+        last died (a save older than ``via``: from now); the seats this process holds, or
+        no longer holds, marked again. True if the room was changed."""
+        code = room.code
+        for st in room.seats.values():
+            if st.taken and (self.owner in st.via) != self._here(code, st.token):
+                self._sync_soon(code, st.token)
+        if self.processes is None:
+            return False
+        others = {p for st in room.seats.values() if st.taken for p in st.via
+                  if p != self.owner}
+        dead = self.processes.gone(others, asked) if others else {}
+        unknown = any(st.taken and st.connected and not st.via for st in room.seats.values())
+        if not dead and not unknown:
+            return False
+        now = time.time()
+
+        def reap(r: Room) -> None:
+            for st in r.seats.values():
+                gone = [dead[p] for p in st.via if p in dead]
+                if gone or (st.taken and st.connected and not st.via):
+                    st.via = [p for p in st.via if p not in dead]
+                    _present(st, "", False, min(max(gone, default=now), now))
+            _empty_since(r, min(max(dead.values(), default=now), now))
+        await self.change(code, reap, room.version)
+        log.info("room %s: seats of gone processes disconnected (%s)", code,
+                 ", ".join(sorted(dead)) or "connected through processes unknown")
+        return True
+
+    def _deaths(self, ids: set[str]) -> None:
+        """``processes`` saw processes die (its thread): every driver here looks, and the
+        rooms they held that no driver here serves get one (``_sweep``)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._sweep_soon, ids)
+
+    def _sweep_soon(self, ids: set[str]) -> None:
+        for ev in self._wake.values():
+            ev.set()
+        if not self._stop.is_set():
+            task = asyncio.get_running_loop().create_task(self._sweep(ids))
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
+
+    async def _sweep(self, ids: set[str]) -> None:
+        """The open rooms with a seat connected through a dead process, driven here for a
+        look even if nobody here is in them (nobody else may be): their seats disconnected,
+        an empty room's idle clock started."""
+        try:
+            codes = await self._db(self.store.held_by, ids)
+        except SaveFailed:
+            return
+        for code in codes:
+            self.drive(code)
 
     # -- what a seat asks for ---------------------------------------------------------------------
 
@@ -598,6 +707,8 @@ class RoomHub:
     def drive(self, code: str) -> None:
         """Make sure a driver runs for the room in this process (it drives only while it holds
         the room's lease)."""
+        if self._stop.is_set():
+            return  # stopping: no new driver
         task = self._drivers.get(code)
         if task is None or task.done():
             self._wake[code] = asyncio.Event()
@@ -643,6 +754,14 @@ class RoomHub:
                 log.exception("room %s: cannot be read", code)
                 await asyncio.sleep(1)
                 continue
+            try:  # first: a driver started for a dead process's room (``_sweep``) looks
+                if await self._presence(room, time.time()):
+                    continue
+            except (Changed, SaveFailed):
+                await asyncio.sleep(0.05)
+                continue
+            except RoomNotFound:
+                break
             if not self._needs_driver(room) and code not in self.links:
                 break
             now = time.time()
@@ -727,10 +846,17 @@ class RoomHub:
 
     # -- other processes ---------------------------------------------------------------------------
 
+    def start(self) -> None:
+        """On the server's loop, as it starts: this process's beat (``processes``), the other
+        processes' changes listened to."""
+        self._ensure_loop()
+
     def _ensure_loop(self) -> None:
         if self._loop is not None:
             return
         self._loop = asyncio.get_running_loop()
+        if self.processes is not None:
+            self.processes.start()
         if self.bus == "postgres":
             self._listener = threading.Thread(target=self._listen, daemon=True,
                                               name="guandan-rooms-listen")
@@ -755,11 +881,17 @@ class RoomHub:
                 assert self.database is not None
                 with psycopg.connect(self.database, autocommit=True) as conn:
                     conn.execute("LISTEN guandan_rooms")
-                    for n in conn.notifies(timeout=1.0, stop_after=None):
-                        if self._stop.is_set():
-                            return
-                        self._heard(n.payload)
-                    # a timeout with nothing heard: loop (and look at the stop flag)
+                    # (Re)connected: what changed while nobody listened is pushed now.
+                    assert self._loop is not None
+                    self._loop.call_soon_threadsafe(self._heard_all)
+                    # One connection for good: ``notifies`` ends after ``timeout`` in all
+                    # (then the stop flag is looked at), and a NOTIFY sent while no
+                    # connection listened (one closed and opened every second) is lost.
+                    while not self._stop.is_set():
+                        for n in conn.notifies(timeout=1.0, stop_after=None):
+                            if self._stop.is_set():
+                                return
+                            self._heard(n.payload)
             except Exception as e:  # the database went away: listen again shortly
                 if self._stop.is_set():
                     return
@@ -779,6 +911,10 @@ class RoomHub:
                 if code in self.links else None)
             return
         self._loop.call_soon_threadsafe(self._remote, code)
+
+    def _heard_all(self) -> None:
+        for code in list(self.links):
+            self._remote(code)
 
     def _remote(self, code: str) -> None:
         if code in self.links or code in self._drivers:
@@ -800,15 +936,42 @@ class RoomHub:
                     self.changed(code)
 
     async def shutdown(self) -> None:
+        held = {(link.code, link.token) for links in self.links.values() for link in links
+                if link.seat is not None}
         self._stop.set()
         for task in [*self._drivers.values(), *self._tasks]:
             task.cancel()
         for links in list(self.links.values()):
             for link in list(links):
                 await self._close(link, 1001, "server stopping")
+        # A clean stop: its people's seats disconnected now (their sockets here are closed),
+        # then its row says ended, which the others read as gone at once.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(
+                *(self._connected(code, token) for code, token in held), *self._pending,
+                return_exceptions=True), 5)
+        if self.processes is not None:
+            await asyncio.to_thread(self.processes.stop)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 3)
         for _ in range(500):  # the database's work on its way, finished before the store closes
             if self._in_db == 0:
                 break
             await asyncio.sleep(0.01)
+
+
+def _present(st: Seat, process: str, on: bool, when: float) -> None:
+    """The seat connected through ``process`` (or not): connected while any process holds it;
+    gone since ``when`` once none does."""
+    st.via = [p for p in st.via if p != process] + ([process] if on and process else [])
+    if st.via:
+        st.connected, st.gone_since = True, None
+    elif st.connected:
+        st.connected, st.gone_since = False, when
+
+
+def _empty_since(room: Room, when: float) -> None:
+    if any(s.connected for s in room.seats.values()):
+        room.empty_since = None
+    elif room.empty_since is None:
+        room.empty_since = when

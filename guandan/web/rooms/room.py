@@ -5,8 +5,9 @@ match inside is a ``Game`` (the one-person page's game: the same ``Match``, the 
 seen, the same records), so every rule stays the engine's. ``decode`` checks every field.
 
 Seats hold people: a name, the hash of the seat's token (the token itself is only ever in its
-browser), ready, connected, ``auto`` (the AI plays the seat: 자동 / 托管) and the turns in a row
-the seat let its timer run out. An empty seat is played by the AI at the room's level.
+browser), ready, connected (and through which server processes), ``auto`` (the AI plays the
+seat: 자동 / 托管) and the turns in a row the seat let its timer run out. An empty seat is
+played by the AI at the room's level.
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ class Seat:
     ready: bool = False
     connected: bool = False
     gone_since: float | None = None  # when its last connection closed
+    #: The server processes holding its person's sockets (their ids: ``processes``): connected
+    #: while one is; a dead process's id is taken out by whoever sees it dead.
+    via: list[str] = field(default_factory=list)
     auto: bool = False  # the AI plays it for its person (자동 / 托管)
     timeouts: int = 0  # turns in a row its timer ran out
 
@@ -208,9 +212,14 @@ def decode_room(raw: bytes, version: int) -> Room:
         if not isinstance(raw_seats, dict) or set(raw_seats) != {str(s) for s in SEATS}:
             raise ValueError("bad seats")
         for k, v in raw_seats.items():
-            if not isinstance(v, dict) or set(v) != set(Seat().__dict__):
+            # ``via`` is newer than the format: a save without it was connected through
+            # processes unknown (``hub`` counts them gone).
+            if not isinstance(v, dict) or set(v) | {"via"} != set(Seat().__dict__):
                 raise ValueError(f"bad seat {k}")
             seat = Seat(**v)
+            if not isinstance(seat.via, list) or len(seat.via) > 64 or \
+                    not all(isinstance(p, str) for p in seat.via):
+                raise ValueError(f"bad seat {k}")
             if seat.name is not None and clean_name(str(seat.name)) != seat.name:
                 raise ValueError(f"bad name of seat {k}")
             if not isinstance(seat.token, str) or not isinstance(seat.timeouts, int):

@@ -73,9 +73,27 @@ def _limit(hub: RoomHub, request: Request) -> None:
                       status=429)
 
 
-async def _seat(hub: RoomHub, code: str, token: str | None) -> tuple[Room, int]:
-    room = await hub.read(code)
-    seat = room.seat_of(token)
+async def _room(hub: RoomHub, request: Request, code: str,
+                token: str | None) -> tuple[Room, int | None]:
+    """The room and the seat its token holds. A request that holds no seat of the room (no
+    token, a forged or a stale one) counts as a lookup of the code before anything about the
+    code is told (404 or 403): a code is not found by trying, whatever token comes along,
+    while four friends behind one address reload and reconnect as often as they like."""
+    try:
+        room: Room | None = await hub.read(code)
+    except RoomNotFound:
+        room = None
+    seat = room.seat_of(token) if room is not None else None
+    if seat is None:
+        _limit(hub, request)
+    if room is None:
+        raise RoomNotFound(code)
+    return room, seat
+
+
+async def _seat(hub: RoomHub, request: Request, code: str,
+                token: str | None) -> tuple[Room, int]:
+    room, seat = await _room(hub, request, code, token)
     if seat is None:
         raise Refusal("bad_token", "this token holds no seat of this room", status=403)
     return room, seat
@@ -107,10 +125,7 @@ async def create_room(body: NewRoomIn, request: Request, hub: HubDep) -> dict[st
 async def get_room(code: str, request: Request, hub: HubDep,
                    token: TokenDep = None) -> dict[str, Any]:
     code = _code(code)
-    if token is None:
-        _limit(hub, request)
-    room = await hub.read(code)
-    seat = room.seat_of(token)
+    room, seat = await _room(hub, request, code, token)
     if token is not None and seat is None:
         raise Refusal("bad_token", "this token holds no seat of this room", status=403)
     view = hub.view(room, seat)
@@ -147,7 +162,7 @@ async def do(code: str, request: Request, hub: HubDep, token: TokenDep = None) -
         raise Refusal("bad_request", "a JSON object", status=422) from None
     if not isinstance(msg, dict):
         raise Refusal("bad_request", "a JSON object", status=422)
-    _, seat = await _seat(hub, code, token)
+    _, seat = await _seat(hub, request, code, token)
     out = await hub.dispatch(code, token_hash(token or ""), msg)
     if msg.get("type") == "leave":
         return out | {"room": None}
@@ -155,9 +170,9 @@ async def do(code: str, request: Request, hub: HubDep, token: TokenDep = None) -
     return out | {"room": hub.view(room, seat)}
 
 
-async def _viewer(hub: RoomHub, code: str, token: str | None) -> Room:
-    room = await hub.read(code)
-    if room.seat_of(token) is None and not room.settings.spectators:
+async def _viewer(hub: RoomHub, request: Request, code: str, token: str | None) -> Room:
+    room, seat = await _room(hub, request, code, token)
+    if seat is None and not room.settings.spectators:
         raise Refusal("no_spectators", "this room has no spectators", status=403)
     if room.game is None:
         raise Refusal("not_started", "the match has not started")
@@ -165,8 +180,9 @@ async def _viewer(hub: RoomHub, code: str, token: str | None) -> Room:
 
 
 @router.get("/api/rooms/{code}/records")
-async def records(code: str, hub: HubDep, token: TokenDep = None) -> RecordsOut:
-    room = await _viewer(hub, _code(code), token)
+async def records(code: str, request: Request, hub: HubDep,
+                  token: TokenDep = None) -> RecordsOut:
+    room = await _viewer(hub, request, _code(code), token)
     game = room.game
     assert game is not None
     return RecordsOut(preset=game.preset, match_number=game.match_number,
@@ -174,9 +190,10 @@ async def records(code: str, hub: HubDep, token: TokenDep = None) -> RecordsOut:
 
 
 @router.get("/api/rooms/{code}/replay/{hand}")
-async def replay(code: str, hand: int, hub: HubDep, token: TokenDep = None) -> ReplayOut:
+async def replay(code: str, hand: int, request: Request, hub: HubDep,
+                 token: TokenDep = None) -> ReplayOut:
     """A finished hand (every seat's cards open, as at its end for everyone)."""
-    room = await _viewer(hub, _code(code), token)
+    room = await _viewer(hub, request, _code(code), token)
     assert room.game is not None
     return shown.hand_replay(room.game, hand)
 
@@ -199,10 +216,12 @@ async def socket(ws: WebSocket, code: str) -> None:
         return
     code = code.upper()
     client = ws.client.host if ws.client else ""
-    if not valid_code(code) or not hub.joins.hit(client):
+    if not valid_code(code):
         await ws.close(code=1008, reason="no such room")
         return
-    await hub.serve_socket(ws, code)
+    # A socket whose hello holds a seat of the room is no lookup; any other counts (the hub
+    # asks before telling whether the room exists).
+    await hub.serve_socket(ws, code, lookup=lambda: hub.joins.hit(client))
 
 
 def install(app: FastAPI) -> None:

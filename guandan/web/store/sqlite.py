@@ -50,6 +50,14 @@ CREATE TABLE IF NOT EXISTS rooms (
     data BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS rooms_client ON rooms (client);
+CREATE TABLE IF NOT EXISTS processes (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid BIGINT NOT NULL,
+    started REAL NOT NULL,
+    beat REAL NOT NULL,
+    ended REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
