@@ -370,8 +370,8 @@ class Outside:
         try:
             return self.programs.holders(self._tokens(game))
         except self.store.errors as e:
-            raise Refusal("database_unavailable", f"the database failed ({type(e).__name__})",
-                          status=503) from None
+            raise Refusal("save_failed", f"the database failed ({type(e).__name__}): nothing "
+                          "was changed", status=503) from None
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
         """The programs' table's work, in a thread; counted, so that the server stops only
