@@ -6,8 +6,8 @@ Each DIR is a run's output folder (its ``result.json``); parts of one pairing (t
 bot and mode, disjoint boards from ``--first``) are added up: hands won out of hands played with
 a Wilson 95% interval, in match mode also the matches won (final victories), net levels per
 hand (the parts' hand-weighted mean), time per decision of each side (decision-weighted mean,
-the largest p95 of the parts) and the outside programs' refusals and replacements. The bot's name is the part of the folder's name that starts with
-``ai`` (``ai2-search-1``).
+the largest p95 of the parts) and the outside programs' refusals and replacements. The bot's
+name is the part of the folder's name that starts with ``ai`` (``ai2-search-1``).
 """
 
 from __future__ import annotations
