@@ -63,6 +63,7 @@ from guandan.readings import read_as
 from guandan.web import checks
 from guandan.web.ai import AIPool, Decision
 from guandan.web.errors import Refusal
+from guandan.web.inflight import InFlight
 from guandan.web.locks import changing, reading
 from guandan.web.models import OutsideOut, OutsideSeatStatus, OutsideState
 from guandan.web.programs import Address, ProgramSeats
@@ -331,8 +332,7 @@ class Outside:
         self._followers: dict[str, asyncio.Task[None]] = {}
         self._wakes: dict[str, asyncio.Event] = {}
         self._renewer: asyncio.Task[None] | None = None
-        self._in_db = 0
-        self._stopping = False
+        self._work = InFlight()
 
     @property
     def shared(self) -> bool:
@@ -374,18 +374,8 @@ class Outside:
                           "was changed", status=503) from None
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        """The programs' table's work, in a thread; counted, so that the server stops only
-        once none is on its way (a connection closed under a running statement crashes)."""
-        if self._stopping:
-            raise RuntimeError("the server is stopping")
-        self._in_db += 1
-        task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
-
-        def done(_: object) -> None:
-            self._in_db -= 1
-
-        task.add_done_callback(done)
-        return await asyncio.shield(task)
+        """The programs' table's work, in a thread, finished before the server stops."""
+        return await self._work.run(fn, *args)
 
     async def held(self, game: Game, seat: int) -> bool:
         """Whether a live process holds the program of ``seat`` (it plays the seat)."""
@@ -729,11 +719,8 @@ class Outside:
             for token in held:
                 with contextlib.suppress(Exception):
                     await self._db(self.programs.drop, token)
-        self._stopping = True
-        for _ in range(500):  # the database's work on its way, finished before the store closes
-            if self._in_db == 0:
-                break
-            await asyncio.sleep(0.01)
+        self._work.close()
+        await self._work.drain()  # the database's work on its way, before the store closes
         for game_id in list(self.sessions):
             s = self.sessions.pop(game_id)
             for peer in list(s.peers.values()):

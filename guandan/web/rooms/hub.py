@@ -39,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from guandan.web import checks, results, shown
 from guandan.web.ai import AIPool, Decision
 from guandan.web.errors import Refusal
+from guandan.web.inflight import InFlight
 from guandan.web.models import HintOut
 from guandan.web.outside import Outside, Snapshot
 from guandan.web.rooms import actions
@@ -142,7 +143,7 @@ class RoomHub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
-        self._in_db = 0
+        self._work = InFlight()
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
         self._syncing: set[tuple[str, str]] = set()
@@ -163,16 +164,8 @@ class RoomHub:
     # -- the room, read and changed ---------------------------------------------------------
 
     async def _db(self, fn: Callable[..., T], *args: Any) -> T:
-        """The database's work, in a thread; counted, so that the server stops only once none
-        is on its way (a connection closed under a running statement would crash)."""
-        self._in_db += 1
-        task = asyncio.ensure_future(asyncio.to_thread(fn, *args))
-
-        def done(_: object) -> None:
-            self._in_db -= 1
-
-        task.add_done_callback(done)
-        return await asyncio.shield(task)
+        """The database's work, in a thread, finished before the server stops."""
+        return await self._work.run(fn, *args)
 
     @contextlib.asynccontextmanager
     async def locked(self, code: str) -> AsyncIterator[None]:
@@ -954,10 +947,7 @@ class RoomHub:
             await asyncio.to_thread(self.processes.stop)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 3)
-        for _ in range(500):  # the database's work on its way, finished before the store closes
-            if self._in_db == 0:
-                break
-            await asyncio.sleep(0.01)
+        await self._work.drain()  # the database's work on its way, before the store closes
 
 
 def _present(st: Seat, process: str, on: bool, when: float) -> None:
