@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from outside_program import answer_first_until_the_hands_end
 
 from guandan.records import validate_lines
 from guandan.web.server import create_app
@@ -384,14 +385,7 @@ def test_a_program_on_one_process_plays_a_game_whose_page_is_on_another(
         asked: list[Json] = []
 
         def program() -> None:
-            with other.websocket_connect(path) as ws:
-                while True:
-                    msg = json.loads(ws.receive_text())
-                    if msg.get("stage") == "episodeOver":
-                        return  # the hand is over: the program leaves
-                    if msg.get("type") == "act":
-                        asked.append(msg)
-                        ws.send_text(json.dumps({"actIndex": 0}))
+            answer_first_until_the_hands_end(other, path, asked)
 
         def held() -> None:
             deadline = time.time() + 20

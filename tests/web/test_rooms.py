@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from outside_program import answer_first_until_the_hands_end
 from starlette.websockets import WebSocketDisconnect
 
 from guandan.web.rooms.hub import RoomLimits, RoomTimes
@@ -851,14 +852,7 @@ def test_an_outside_program_on_another_process_plays_a_rooms_seat(tmp_path: Path
         asked: list[Json] = []
 
         def program() -> None:
-            with other.websocket_connect(path) as ws:
-                while True:
-                    msg = json.loads(ws.receive_text())
-                    if msg.get("stage") == "episodeOver":
-                        return  # the hand is over: the program leaves
-                    if msg.get("type") == "act":
-                        asked.append(msg)
-                        ws.send_text(json.dumps({"actIndex": 0}))
+            answer_first_until_the_hands_end(other, path, asked)
 
         time.sleep(0.3)  # the hand waits for the program: nobody moves meanwhile
         room = hub_room(people, code)
